@@ -1,0 +1,81 @@
+# tbisect — see README.md.  Main targets:
+#   make            build ./tbisect
+#   make deps       install the Debian packages it needs (root, or say what to run)
+#   make bisect     deps + prepare + bisect the range in bisect.conf + plot
+#   make test       unit tests (also under ASan/UBSan) + end-to-end tests with a real kernel
+#   make bench      benchmarks (simulated bisection accuracy/cost; time-to-culprit)
+#   make nightly    the nightly regression check
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARN = -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE
+LIBS = -linih -lgsl -lgslcblas -lcrypto -lm
+SRC = src/util.c src/run.c src/conf.c src/series.c src/tree.c src/build.c src/image.c \
+      src/vm.c src/store.c src/stats.c src/bisect.c src/bench.c src/plot.c src/check.c
+LIBSRC = $(SRC) src/sim.c
+HDR = $(wildcard src/*.h)
+SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+DEBS = linux-source-6.1 qemu-system-x86 git ccache dbench gnuplot-nox busybox-static \
+       bc bison flex libelf-dev libssl-dev cpio xz-utils make gcc libc6-dev \
+       libinih-dev libgsl-dev pkg-config
+
+.PHONY: all deps bisect test unit unit-asan e2e bench nightly clean fuzz
+
+all: tbisect
+
+tbisect: $(SRC) src/main.c $(HDR)
+	$(CC) $(CFLAGS) $(WARN) -o $@ $(SRC) src/main.c $(LIBS)
+
+build/unit: $(LIBSRC) tests/unit/unit.c $(HDR)
+	@mkdir -p build
+	$(CC) $(CFLAGS) $(WARN) -Isrc -o $@ $(LIBSRC) tests/unit/unit.c $(LIBS)
+
+build/unit-asan: $(LIBSRC) tests/unit/unit.c $(HDR)
+	@mkdir -p build
+	$(CC) -O1 -g $(SAN) $(WARN) -Isrc -o $@ $(LIBSRC) tests/unit/unit.c $(LIBS)
+
+build/tbisect-asan: $(SRC) src/main.c $(HDR)
+	@mkdir -p build
+	$(CC) -O1 -g $(SAN) $(WARN) -o $@ $(SRC) src/main.c $(LIBS)
+
+build/simbench: $(LIBSRC) tests/bench/simbench.c $(HDR)
+	@mkdir -p build
+	$(CC) -O2 $(WARN) -Isrc -o $@ $(LIBSRC) tests/bench/simbench.c $(LIBS)
+
+# Installs only what is missing; as non-root it prints the command instead.
+deps:
+	@missing=""; for p in $(DEBS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all Debian packages present"; exit 0; fi; \
+	echo "deps: missing:$$missing"; \
+	if [ "$$(id -u)" != 0 ]; then \
+	  echo "deps: run as root: apt-get update && apt-get install -y$$missing"; exit 1; fi; \
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing
+
+bisect: deps tbisect
+	./tbisect prepare
+	./tbisect bisect; st=$$?; [ $$st -le 1 ] || [ $$st -eq 3 ] || exit $$st
+	@echo "plot: plots/tbisect.png"
+
+nightly: deps tbisect
+	./tbisect check
+
+unit: build/unit
+	./build/unit
+
+unit-asan: build/unit-asan
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/unit-asan
+
+e2e: tbisect build/tbisect-asan
+	bash tests/run.sh
+
+test: deps
+	$(MAKE) unit unit-asan e2e
+
+bench: deps tbisect build/simbench
+	./build/simbench
+	bash tests/bench/time-to-culprit.sh
+
+clean:
+	rm -rf tbisect build

@@ -1,0 +1,68 @@
+/*
+ * bench: measuring kernel states for real (checkout, build, image, boot,
+ * tbench, record), and the bisection backend over it.
+ *
+ * Targets are the states of the tree (index = state) plus extra targets
+ * added with bench_add_target() (e.g. BAD with one patch reverted).  A
+ * measurement is keyed by the kernel binary's SHA-256, the image and the
+ * benchmark parameters, so identical kernels share measurements and no run
+ * is repeated: every run is in the results store before it is used.
+ *
+ *	struct bench be;
+ *	bench_init(&be, &conf, &tree);       opens the store
+ *	bisect_init(&b, &bench_ops, &be, be.n, &params);
+ *	...
+ *	bench_release(&be);
+ */
+#ifndef TBISECT_BENCH_H
+#define TBISECT_BENCH_H
+
+#include "bisect.h"
+#include "build.h"
+#include "conf.h"
+#include "store.h"
+#include "tree.h"
+
+struct bench_target {
+	char commit[41], treeid[41];
+	int state;		/* tree state index, -1 for extra targets */
+	char *label;		/* "5 (0005-foo.patch)" */
+	char *name, *subject;
+	char key[65];
+	int key_known;
+	int unusable;
+	double *v;		/* samples cache for the engine */
+	int nv;
+};
+
+struct bench {
+	const struct conf *conf;
+	struct tree *tree;
+	struct build build;
+	struct store store;
+	char *image;
+	char image_key[65];
+	enum conf_accel accel;
+	int accel_known;
+	struct bench_target *t;
+	int n;
+	/* Counters of this process, for the summary and the benchmarks. */
+	int builds, runs, cached_builds;
+	double t_build, t_boot, t_bench, t_start;
+};
+
+int bench_init(struct bench *be, const struct conf *c, struct tree *tree);
+/* Adds a target; returns its index. */
+int bench_add_target(struct bench *be, const char *commit, const char *treeid,
+		     const char *name, const char *subject);
+/* One run of target i: 0 run recorded (ok or failed), 1 target unusable
+ * (does not build), -1 tool error or interrupt. */
+int bench_measure(struct bench *be, int i);
+/* The measurement mode in words, e.g. "icount shift=1, TCG". */
+const char *bench_mode(struct bench *be);
+void bench_summary(struct bench *be, FILE *f);
+void bench_release(struct bench *be);
+
+extern const struct bisect_ops bench_ops;
+
+#endif

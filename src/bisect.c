@@ -1,0 +1,499 @@
+#include "bisect.h"
+#include "stats.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Endpoint samples interleaved with a probed state until each has this many. */
+#define INTERLEAVE_UNTIL 10
+#define REPEAT_TOLERANCE 0.001
+
+void bisect_params_default(struct bisect_params *p)
+{
+	p->deterministic = 1;
+	p->threshold = 0.01;
+	p->alpha = 0.001;
+	p->runs_min = 3;
+	p->runs_max = 30;
+	p->max_fail = 2;
+	p->step = 4;
+}
+
+void bisect_init(struct bisect *b, const struct bisect_ops *ops, void *ctx, int n,
+		 const struct bisect_params *p)
+{
+	memset(b, 0, sizeof(*b));
+	b->ops = ops;
+	b->ctx = ctx;
+	b->n = n;
+	b->p = *p;
+	b->skip = xcalloc((size_t)n, 1);
+}
+
+void bisect_release(struct bisect *b)
+{
+	free(b->skip);
+	free(b->chg);
+	memset(b, 0, sizeof(*b));
+}
+
+void bisect_result_release(struct bisect_result *res)
+{
+	free(res->skipped);
+	memset(res, 0, sizeof(*res));
+}
+
+const char *bisect_rule(const struct bisect *b)
+{
+	return b->p.deterministic
+		? "deterministic rule: one run per state; BAD when closer to BAD's throughput than "
+		  "to GOOD's; culprit and parent repeated (repeats must agree within 0.1%)"
+		: "noisy rule: sequential likelihood-ratio test per state (BAD when ln LR > "
+		  "ln((1-alpha)/alpha)), runs interleaved with the endpoints; culprit vs parent "
+		  "confirmed by Mann-Whitney (two-sided) with a Hodges-Lehmann shift and CI";
+}
+
+static int count(struct bisect *b, int i, const double **v)
+{
+	int nf;
+
+	return b->ops->samples(b->ctx, i, v, &nf);
+}
+
+/* Makes sure state i has at least want samples.  Returns the count, -1 when
+ * the state is unusable (now marked skipped), -2 when aborted. */
+static int ensure(struct bisect *b, int i, int want)
+{
+	for (;;) {
+		const double *v;
+		int nf, n, r;
+
+		if (b->aborted)
+			return -2;
+		if (b->skip[i])
+			return -1;
+		n = b->ops->samples(b->ctx, i, &v, &nf);
+		if (n >= want)
+			return n;
+		if (nf >= b->p.max_fail + n) {
+			info("state %s skipped: %d of its runs failed", b->ops->label(b->ctx, i), nf);
+			b->skip[i] = 1;
+			return -1;
+		}
+		r = b->ops->measure(b->ctx, i);
+		if (r < 0) {
+			b->aborted = 1;
+			return -2;
+		}
+		if (r == 1) {
+			b->skip[i] = 1;
+			return -1;
+		}
+		b->runs++;
+	}
+}
+
+double bisect_value(struct bisect *b, int i)
+{
+	const double *v;
+	int n = count(b, i, &v);
+
+	return n ? stats_median(v, n) : NAN;
+}
+
+/* Relative spread of the first two repeats; switches to the noisy rule when
+ * they disagree. */
+static void check_repeats(struct bisect *b, int i)
+{
+	const double *v;
+	int n = count(b, i, &v);
+
+	if (!b->p.deterministic || n < 2)
+		return;
+	if (fabs(v[1] - v[0]) / v[0] > REPEAT_TOLERANCE) {
+		warning("repeats of %s differ by %.3f%% (> %.1f%%): measurements are not deterministic; "
+			"switching to the noisy (statistical) rule",
+			b->ops->label(b->ctx, i), 100 * fabs(v[1] - v[0]) / v[0], 100 * REPEAT_TOLERANCE);
+		b->p.deterministic = 0;
+		b->switched = 1;
+	}
+}
+
+struct cmp {
+	int differ;		/* 1 differ, 0 same/undecided */
+	double a_v, b_v, change, p, lo, hi, mde;
+};
+
+/* Compares states a and b.  Returns 0 with c filled, -1 when a state is
+ * unusable, -2 when aborted. */
+static int compare(struct bisect *b, int a, int bb, struct cmp *c)
+{
+	const double *va, *vb;
+	int k, na, nb, r;
+
+	memset(c, 0, sizeof(*c));
+	if (b->p.deterministic) {
+		if ((r = ensure(b, a, 1)) < 0 || (r = ensure(b, bb, 1)) < 0)
+			return r;
+		c->a_v = bisect_value(b, a);
+		c->b_v = bisect_value(b, bb);
+		c->change = (c->b_v - c->a_v) / c->a_v;
+		c->differ = fabs(c->change) > b->p.threshold;
+		c->p = NAN;
+		return 0;
+	}
+	for (k = 1;; k++) {
+		double est, lo, hi, ma, cv;
+
+		/* ABAB: one run of each in turn. */
+		if ((r = ensure(b, a, k)) < 0 || (r = ensure(b, bb, k)) < 0)
+			return r;
+		if (k < b->p.runs_min)
+			continue;
+		na = count(b, a, &va);
+		nb = count(b, bb, &vb);
+		ma = stats_median(va, na);
+		c->a_v = ma;
+		c->b_v = stats_median(vb, nb);
+		c->p = stats_mann_whitney(va, na, vb, nb);
+		stats_hodges_lehmann(va, na, vb, nb, b->p.alpha, &est, &lo, &hi);
+		c->change = est / ma;
+		c->lo = lo / ma;
+		c->hi = hi / ma;
+		cv = sqrt((pow(stats_sd(va, na), 2) + pow(stats_sd(vb, nb), 2)) / 2) / ma;
+		c->mde = stats_min_detectable(cv, na, nb, b->p.alpha, 0.1);
+		if (c->p < b->p.alpha && fabs(c->change) > b->p.threshold) {
+			c->differ = 1;
+			return 0;
+		}
+		/* Whole interval inside the threshold: the same, stop early. */
+		if (c->lo > -b->p.threshold && c->hi < b->p.threshold)
+			return 0;
+		if (na >= b->p.runs_max && nb >= b->p.runs_max) {
+			if (c->mde > b->mde)
+				b->mde = c->mde;
+			return 0;
+		}
+	}
+}
+
+/* Classifies state m between good g and bad bd: 1 BAD, 0 GOOD, -1 unusable,
+ * -2 aborted. */
+static int classify(struct bisect *b, int m, int g, int bd)
+{
+	const double *vm, *vg, *vb;
+	int n, r, ng, nb;
+
+	if (b->p.deterministic) {
+		double x, gv, bv;
+
+		if ((r = ensure(b, m, 1)) < 0)
+			return r;
+		x = bisect_value(b, m);
+		gv = bisect_value(b, g);
+		bv = bisect_value(b, bd);
+		return fabs(x - bv) < fabs(x - gv);
+	}
+	for (n = b->p.runs_min;; n++) {
+		double mg, mb, s, llr = 0, A = log((1 - b->p.alpha) / b->p.alpha);
+		int i;
+
+		if ((r = ensure(b, m, n)) < 0)
+			return r;
+		n = count(b, m, &vm);
+		ng = count(b, g, &vg);
+		nb = count(b, bd, &vb);
+		mg = stats_median(vg, ng);
+		mb = stats_median(vb, nb);
+		s = sqrt(((ng - 1) * pow(stats_sd(vg, ng), 2) + (nb - 1) * pow(stats_sd(vb, nb), 2)) /
+			 (ng + nb - 2 > 0 ? ng + nb - 2 : 1));
+		if (s < 1e-9 * fabs(mg))
+			s = 1e-9 * fabs(mg);
+		for (i = 0; i < n; i++)
+			llr += ((vm[i] - mg) * (vm[i] - mg) - (vm[i] - mb) * (vm[i] - mb)) / (2 * s * s);
+		if (llr > A)
+			return 1;
+		if (llr < -A)
+			return 0;
+		if (n >= b->p.runs_max) {
+			b->low_conf++;
+			info("%s: no clear verdict after %d runs (ln LR %.2f); taking the sign",
+			     b->ops->label(b->ctx, m), n, llr);
+			return llr > 0;
+		}
+		/* Interleave endpoint runs so drift hits all three alike. */
+		if (ng < INTERLEAVE_UNTIL && (r = ensure(b, g, ng + 1)) == -2)
+			return -2;
+		if (nb < INTERLEAVE_UNTIL && (r = ensure(b, bd, nb + 1)) == -2)
+			return -2;
+	}
+}
+
+/* The unskipped state strictly between lo and hi nearest their middle, or -1. */
+static int pick_mid(struct bisect *b, int lo, int hi)
+{
+	int mid = lo + (hi - lo) / 2, d;
+
+	for (d = 0; d <= hi - lo; d++) {
+		if (mid - d > lo && !b->skip[mid - d])
+			return mid - d;
+		if (mid + d < hi && !b->skip[mid + d])
+			return mid + d;
+	}
+	return -1;
+}
+
+static void collect_skipped(struct bisect *b, struct bisect_result *res)
+{
+	int i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->skip[i]) {
+			res->skipped = xrealloc(res->skipped, (size_t)(res->nskipped + 1) * sizeof(int));
+			res->skipped[res->nskipped++] = i;
+		}
+}
+
+int bisect_run(struct bisect *b, int good, int bad, struct bisect_result *res)
+{
+	struct cmp c;
+	int lo, hi, r, n0 = b->runs;
+
+restart:
+	memset(res, 0, sizeof(*res));
+	res->good = good;
+	res->bad = bad;
+	res->culprit = res->parent = -1;
+	r = compare(b, good, bad, &c);
+	if (r == -2)
+		goto aborted;
+	if (r == -1) {
+		res->status = BISECT_ENDPOINT_FAILED;
+		goto out;
+	}
+	if (b->p.deterministic && (ensure(b, good, 2) == -2 || ensure(b, bad, 2) == -2))
+		goto aborted;
+	check_repeats(b, good);
+	check_repeats(b, bad);
+	if (b->switched == 1) {
+		b->switched = 2;
+		goto restart;
+	}
+	res->good_v = c.a_v;
+	res->bad_v = c.b_v;
+	res->change = c.change;
+	res->p = c.p;
+	res->mde = b->mde;
+	if (!c.differ) {
+		res->status = BISECT_NO_DIFF;
+		goto out;
+	}
+	if (c.change > 0) {
+		res->status = BISECT_NOT_SLOWER;
+		goto out;
+	}
+	lo = good;
+	hi = bad;
+	for (;;) {
+		int mid = pick_mid(b, lo, hi), v;
+
+		if (mid < 0)
+			break;
+		info("bisect: testing %s (%d..%d, about %d steps left)", b->ops->label(b->ctx, mid),
+		     lo, hi, (int)ceil(log2(hi - lo)));
+		v = classify(b, mid, good, bad);
+		if (v == -2)
+			goto aborted;
+		if (v < 0)
+			continue;
+		if (v)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	res->culprit = hi;
+	res->parent = lo;
+	/* Confirmation: culprit against its parent. */
+	if (b->p.deterministic) {
+		if (ensure(b, hi, 2) == -2 || ensure(b, lo, 2) == -2)
+			goto aborted;
+		check_repeats(b, hi);
+		check_repeats(b, lo);
+		if (b->switched == 1) {
+			b->switched = 2;
+			goto restart;
+		}
+	}
+	r = compare(b, lo, hi, &c);
+	if (r == -2)
+		goto aborted;
+	res->parent_v = c.a_v;
+	res->culprit_v = c.b_v;
+	res->change = c.change;
+	res->p = c.p;
+	res->ci_lo = c.lo;
+	res->ci_hi = c.hi;
+	res->mde = b->mde;
+	res->status = hi - lo > 1 ? BISECT_AMBIGUOUS : BISECT_FOUND;
+	res->low_conf = b->low_conf;
+	if (b->p.deterministic) {
+		const double *v;
+		int n = count(b, hi, &v);
+		double spread = n > 1 ? (stats_max(v, n) - stats_min(v, n)) / stats_median(v, n) : 0;
+
+		snprintf(res->confidence, sizeof(res->confidence),
+			 "deterministic: repeats agree within %.4f%%, change %.2f%% vs threshold %.2f%%",
+			 100 * spread, 100 * c.change, 100 * b->p.threshold);
+	} else {
+		snprintf(res->confidence, sizeof(res->confidence),
+			 "Mann-Whitney p = %.2g, Hodges-Lehmann shift %.2f%% [%.2f%%, %.2f%%] at %.1f%% confidence%s",
+			 c.p, 100 * c.change, 100 * c.lo, 100 * c.hi, 100 * (1 - b->p.alpha),
+			 b->low_conf ? "; some verdicts forced at RUNS_MAX" : "");
+	}
+out:
+	res->runs = b->runs - n0;
+	collect_skipped(b, res);
+	return 0;
+aborted:
+	res->status = BISECT_ABORTED;
+	res->runs = b->runs - n0;
+	collect_skipped(b, res);
+	return -1;
+}
+
+static void add_change(struct bisect *b, int parent, int state, const struct cmp *c)
+{
+	b->chg = xrealloc(b->chg, (size_t)(b->nchg + 1) * sizeof(*b->chg));
+	b->chg[b->nchg++] = (struct bisect_change){ state, parent, c->a_v, c->b_v, c->change, c->p };
+}
+
+/* Recursively splits a..b while its ends differ.  0 or -2 (aborted). */
+static int split(struct bisect *b, int a, int bb, int depth)
+{
+	struct cmp c;
+	int r, mid;
+
+	r = compare(b, a, bb, &c);
+	if (r == -2)
+		return -2;
+	if (r == -1 || !c.differ)
+		return 0;
+	if (bb - a == 1) {
+		add_change(b, a, bb, &c);
+		return 0;
+	}
+	for (;;) {
+		mid = pick_mid(b, a, bb);
+		if (mid < 0) {
+			add_change(b, a, bb, &c);	/* among skipped states */
+			return 0;
+		}
+		r = ensure(b, mid, b->p.deterministic ? 1 : b->p.runs_min);
+		if (r == -2)
+			return -2;
+		if (r >= 0)
+			break;
+	}
+	info("culprits: %s..%s differ by %.2f%%; splitting at %s", b->ops->label(b->ctx, a),
+	     b->ops->label(b->ctx, bb), 100 * c.change, b->ops->label(b->ctx, mid));
+	{
+		int n0 = b->nchg;
+
+		if (split(b, a, mid, depth + 1) == -2 || split(b, mid, bb, depth + 1) == -2)
+			return -2;
+		if (b->nchg == n0)
+			info("culprits: %s..%s changed %.2f%% in total, but no single state by more "
+			     "than the threshold", b->ops->label(b->ctx, a), b->ops->label(b->ctx, bb),
+			     100 * c.change);
+	}
+	return 0;
+}
+
+static int cmp_change(const void *x, const void *y)
+{
+	return ((const struct bisect_change *)x)->state - ((const struct bisect_change *)y)->state;
+}
+
+int bisect_culprits(struct bisect *b, int good, int bad)
+{
+	int a = good, step = b->p.step > 0 ? b->p.step : 1;
+
+	b->nchg = 0;
+	while (a < bad) {
+		int next = a + step < bad ? a + step : bad, r;
+
+		/* Move an unusable grid point right; the end point must be usable. */
+		while ((r = ensure(b, next, 1)) == -1 && next < bad)
+			next++;
+		if (r == -2)
+			return -1;
+		if (r == -1)
+			break;
+		if (a == good && ensure(b, a, 1) < 0)
+			return ensure(b, a, 1) == -2 ? -1 : 0;
+		if (split(b, a, next, 0) == -2)
+			return -1;
+		if (b->switched == 1) {
+			/* Deterministic rule abandoned: start over with the noisy one. */
+			b->switched = 2;
+			b->nchg = 0;
+			a = good;
+			continue;
+		}
+		a = next;
+	}
+	qsort(b->chg, (size_t)b->nchg, sizeof(*b->chg), cmp_change);
+	return 0;
+}
+
+void bisect_print(struct bisect *b, const struct bisect_result *res, FILE *f)
+{
+	int i;
+
+	fprintf(f, "rule: %s; threshold %.2f%%\n", bisect_rule(b), 100 * b->p.threshold);
+	switch (res->status) {
+	case BISECT_FOUND:
+	case BISECT_AMBIGUOUS:
+		if (res->status == BISECT_FOUND)
+			fprintf(f, "first bad state: %s\n", b->ops->label(b->ctx, res->culprit));
+		else
+			fprintf(f, "first bad state is one of %d..%d (states in between were skipped); "
+				   "last tested bad: %s\n", res->parent + 1, res->culprit,
+				b->ops->label(b->ctx, res->culprit));
+		fprintf(f, "throughput: %.3f MB/s at the culprit, %.3f MB/s at its parent %s: %+.2f%%\n",
+			res->culprit_v, res->parent_v, b->ops->label(b->ctx, res->parent),
+			100 * res->change);
+		fprintf(f, "confidence: %s\n", res->confidence);
+		break;
+	case BISECT_NO_DIFF:
+		fprintf(f, "no regression: GOOD %s %.3f MB/s and BAD %s %.3f MB/s differ by %+.2f%%, "
+			   "within the threshold", b->ops->label(b->ctx, res->good), res->good_v,
+			b->ops->label(b->ctx, res->bad), res->bad_v, 100 * res->change);
+		if (res->mde > 0)
+			fprintf(f, "; noise hides changes below %.2f%% at these run counts", 100 * res->mde);
+		fputc('\n', f);
+		break;
+	case BISECT_NOT_SLOWER:
+		fprintf(f, "BAD %s (%.3f MB/s) is faster than GOOD %s (%.3f MB/s) by %+.2f%%: "
+			   "nothing to bisect (swap the ends to find the improvement, or run "
+			   "'tbisect culprits')\n", b->ops->label(b->ctx, res->bad), res->bad_v,
+			b->ops->label(b->ctx, res->good), res->good_v, 100 * res->change);
+		break;
+	case BISECT_ENDPOINT_FAILED:
+		fprintf(f, "cannot bisect: an endpoint (GOOD %s or BAD %s) cannot be built or booted\n",
+			b->ops->label(b->ctx, res->good), b->ops->label(b->ctx, res->bad));
+		break;
+	case BISECT_ABORTED:
+		fprintf(f, "bisection stopped before it finished; run the same command again to resume\n");
+		break;
+	}
+	if (res->nskipped) {
+		fprintf(f, "skipped states:");
+		for (i = 0; i < res->nskipped; i++)
+			fprintf(f, " %s", b->ops->label(b->ctx, res->skipped[i]));
+		fputc('\n', f);
+	}
+	fprintf(f, "runs asked for: %d\n", res->runs);
+}

@@ -1,0 +1,115 @@
+/*
+ * bisect: the bisection engine, pure logic over a measurement backend.
+ *
+ * States are 0..n-1 in order.  The engine never measures directly: it asks
+ * the backend for the samples of a state recorded so far and for one more
+ * run when it needs it.  Because all decisions are made from recorded
+ * samples in a fixed order, a bisection restarted after a kill replays the
+ * same decisions from the results store and continues where it stopped.
+ *
+ * Verdicts.  A state is BAD when its runs look like BAD's rather than
+ * GOOD's:
+ *  - deterministic (icount) mode: one run; BAD when its throughput is closer
+ *    to BAD's median than to GOOD's.  Culprit and parent get a second run;
+ *    repeats that differ by more than 0.1% switch the engine to the noisy
+ *    rule (and the search restarts from the recorded samples).
+ *  - noisy (wall-clock) mode: a sequential probability ratio test on the
+ *    state's runs, normal model with the endpoints' medians and pooled sd;
+ *    BAD when the log-likelihood ratio exceeds ln((1-alpha)/alpha), GOOD
+ *    below its negative, more runs (interleaved with endpoint runs) in
+ *    between, up to runs_max, then the sign decides and the verdict is
+ *    flagged low-confidence.  Two states "differ" when a two-sided
+ *    Mann-Whitney test gives p < alpha and the Hodges-Lehmann shift exceeds
+ *    the threshold; runs are added in ABAB order while inconclusive.
+ *
+ *	struct bisect b;
+ *	bisect_init(&b, &ops, ctx, n, &params);
+ *	bisect_run(&b, good, bad, &res);        or bisect_culprits()
+ *	bisect_print(&b, &res, stdout);
+ *	bisect_result_release(&res); bisect_release(&b);
+ */
+#ifndef TBISECT_BISECT_H
+#define TBISECT_BISECT_H
+
+#include <stdio.h>
+
+struct bisect_ops {
+	/* Successful samples of state i so far: *v borrowed until the next
+	 * measure call, count returned, failed runs into *nfail. */
+	int (*samples)(void *ctx, int i, const double **v, int *nfail);
+	/* One more run of state i: 0 done (recorded, ok or failed), 1 state
+	 * unusable (does not apply/build: skip it), -1 abort (error/interrupt). */
+	int (*measure)(void *ctx, int i);
+	/* Short human label of state i. */
+	const char *(*label)(void *ctx, int i);
+};
+
+struct bisect_params {
+	int deterministic;
+	double threshold;	/* relative, e.g. 0.01 */
+	double alpha;
+	int runs_min, runs_max;
+	int max_fail;		/* failed runs before a state is skipped */
+	int step;		/* culprits: initial grid step */
+};
+
+enum bisect_status {
+	BISECT_FOUND,
+	BISECT_NO_DIFF,		/* endpoints do not differ by the threshold */
+	BISECT_NOT_SLOWER,	/* BAD is faster than GOOD */
+	BISECT_AMBIGUOUS,	/* culprit among skipped states */
+	BISECT_ENDPOINT_FAILED,	/* GOOD or BAD cannot be measured */
+	BISECT_ABORTED,
+};
+
+struct bisect_result {
+	enum bisect_status status;
+	int good, bad;
+	int culprit, parent;	/* parent = last good state */
+	double good_v, bad_v, culprit_v, parent_v;
+	double change;		/* (culprit - parent) / parent */
+	double p, ci_lo, ci_hi;	/* noisy mode: test of culprit vs parent */
+	double mde;		/* minimum detectable effect (relative) */
+	int runs;		/* runs the engine asked for */
+	int low_conf;		/* verdicts forced at runs_max */
+	int nskipped;
+	int *skipped;
+	char confidence[160];
+};
+
+struct bisect_change {
+	int state, parent;	/* parent < state; state-parent > 1: ambiguous */
+	double from, to, change, p;
+};
+
+struct bisect {
+	struct bisect_params p;
+	const struct bisect_ops *ops;
+	void *ctx;
+	int n;
+	char *skip;
+	int runs, aborted, low_conf;
+	int switched;		/* deterministic rule gave way to the noisy one */
+	struct bisect_change *chg;
+	int nchg;
+	double mde;
+};
+
+void bisect_params_default(struct bisect_params *p);
+void bisect_init(struct bisect *b, const struct bisect_ops *ops, void *ctx, int n,
+		 const struct bisect_params *p);
+/* Finds the first BAD state in good..bad.  Returns 0 (see res->status) or
+ * -1 when aborted. */
+int bisect_run(struct bisect *b, int good, int bad, struct bisect_result *res);
+/* Finds every state in good..bad whose throughput differs from its parent
+ * by more than the threshold, into b->chg/b->nchg (sorted).  0 or -1. */
+int bisect_culprits(struct bisect *b, int good, int bad);
+/* Median of the samples of state i (NAN if none). */
+double bisect_value(struct bisect *b, int i);
+/* Writes the verdict of a bisect_run() in words. */
+void bisect_print(struct bisect *b, const struct bisect_result *res, FILE *f);
+const char *bisect_rule(const struct bisect *b);
+void bisect_result_release(struct bisect_result *res);
+void bisect_release(struct bisect *b);
+
+#endif

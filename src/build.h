@@ -1,0 +1,67 @@
+/*
+ * build: kernel builds with ccache into one reused O= directory, and a cache
+ * of built kernels keyed by content.
+ *
+ * Key = SHA-256 over (build format version, source tree id, config fragment,
+ * compiler version).  WORKDIR/kernels/KEY/ holds "vmlinux" and "info"
+ * (status, kernel SHA-256, build seconds, or the compiler's first error
+ * lines for a failed build).  A key seen before is never built again, and a
+ * failed build is remembered as failed.
+ *
+ * The config is generated once per build directory: tinyconfig, the
+ * fragment merged with the tree's scripts/kconfig/merge_config.sh, then
+ * olddefconfig; it is identical for every state.  Builds run with fixed
+ * KBUILD_BUILD_TIMESTAMP/USER/HOST/VERSION so that ccache hits on revisits.
+ *
+ *	struct build b;
+ *	build_init(&b, &conf, srcdir, builddir_name);
+ *	st = build_kernel(&b, treeid, &res);
+ *	... res.vmlinux, res.kernel_sha ...
+ *	build_release(&b);
+ */
+#ifndef TBISECT_BUILD_H
+#define TBISECT_BUILD_H
+
+#include "conf.h"
+
+enum build_status {
+	BUILD_OK = 0,
+	BUILD_FAILED = 1,	/* the state does not compile: skip it */
+};
+
+struct build_result {
+	char key[65];
+	char kernel_sha[65];
+	char *vmlinux;		/* path in the kernel cache, owned */
+	char *errors;		/* first compiler error lines when failed, owned */
+	double seconds;		/* build time, 0 when cached */
+	int cached;
+};
+
+struct build {
+	const struct conf *conf;
+	char *srcdir;
+	char *outdir;		/* O= directory */
+	char *cachedir;		/* WORKDIR/kernels */
+	char *compiler;		/* "gcc --version" first line */
+	char config_hash[65];
+	int config_ready;
+	int builds;		/* kernels compiled by this process */
+	double build_seconds;
+};
+
+void build_init(struct build *b, const struct conf *c, const char *srcdir, const char *outname);
+/* Key of treeid under this build's config and toolchain, into key (65). */
+int build_key(struct build *b, const char *treeid, char *key);
+/* Looks up the cache only: 0 with res filled when built (or failed) before,
+ * 1 when unknown. */
+int build_lookup(struct build *b, const char *treeid, struct build_result *res,
+		 enum build_status *st);
+/* Builds the source tree as it is checked out now, recording the result
+ * under treeid.  Returns BUILD_OK, BUILD_FAILED, or -1 on a tool error or
+ * interruption (reported). */
+int build_kernel(struct build *b, const char *treeid, struct build_result *res);
+void build_result_release(struct build_result *res);
+void build_release(struct build *b);
+
+#endif

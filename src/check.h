@@ -1,0 +1,54 @@
+/*
+ * check: the nightly regression check, its baseline, and the
+ * "git bisect run" entry point.
+ *
+ * The baseline file (BASELINE, default WORKDIR/baseline.txt) records the
+ * state, its samples, and what makes numbers comparable: tbisect major
+ * version, measurement mode, config fragment hash and benchmark
+ * parameters.  A check against a baseline that differs in any of those is
+ * refused, not compared.
+ *
+ * Exit statuses (returned as int, used by main as they are):
+ *   0 within threshold or improved, 1 regression, 2 tool/infrastructure
+ *   failure or refused baseline, 125 head cannot be built or booted.
+ */
+#ifndef TBISECT_CHECK_H
+#define TBISECT_CHECK_H
+
+#include "bisect.h"
+#include "conf.h"
+#include "tree.h"
+
+enum check_verdict { CHECK_PASS, CHECK_IMPROVED, CHECK_REGRESSED };
+
+struct check_baseline {
+	char *version;
+	int major;
+	char *mode;		/* "icount shift=1" or "wallclock accel=kvm" */
+	char *config;		/* config fragment SHA-256 */
+	char *params;		/* "clients=2 seconds=3 smp=2 mem=512 feat=" */
+	int state;
+	char *name;
+	double *v;
+	int n;
+};
+
+/* Parses baseline text; 0 or -1 (reported with file name). */
+int check_baseline_parse(struct check_baseline *b, const char *file, const char *text);
+char *check_baseline_format(const struct check_baseline *b);
+/* NULL when cur may be compared with base, else a message (caller frees). */
+char *check_incompatible(const struct check_baseline *base, const struct check_baseline *cur);
+/* Verdict of head samples against baseline samples under params; the
+ * relative change and test p-value (NAN in deterministic mode) out. */
+enum check_verdict check_verdict(const struct bisect_params *p, const double *base, int nb,
+				 const double *head, int nh, double *change, double *pval);
+/* Writes a JUnit XML report; 0 or -1. */
+int check_junit(const char *path, const char *name, enum check_verdict v, int skipped,
+		const char *message);
+void check_baseline_release(struct check_baseline *b);
+
+int check_baseline(const struct conf *c, struct tree *t, const char *spec);
+int check_run(const struct conf *c, struct tree *t, const char *spec);
+int check_git_bisect_run(const struct conf *c, double good_above, double bad_below);
+
+#endif

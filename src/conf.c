@@ -1,0 +1,409 @@
+#include "conf.h"
+#include "util.h"
+
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum kind { K_PATH, K_STR, K_LONG, K_DOUBLE, K_PERCENT, K_MODE, K_ACCEL, K_BOOL };
+
+struct key {
+	const char *name;
+	enum kind kind;
+	size_t off;
+	double min, max;
+	const char *help;
+};
+
+#define F(field) offsetof(struct conf, field)
+static const struct key keys[] = {
+	{ "WORKDIR", K_PATH, F(workdir), 0, 0, "work directory (kernel tree, builds, results)" },
+	{ "TARBALL", K_PATH, F(tarball), 0, 0, "linux-source tarball" },
+	{ "PATCHES", K_PATH, F(patches), 0, 0, "patch series directory" },
+	{ "KCONFIG", K_PATH, F(kconfig), 0, 0, "config fragment merged onto tinyconfig" },
+	{ "IMAGE_INIT", K_PATH, F(image_init), 0, 0, "guest init script" },
+	{ "PLOT_DIR", K_PATH, F(plot_dir), 0, 0, "where plots go" },
+	{ "BASELINE", K_PATH, F(baseline), 0, 0, "nightly baseline file" },
+	{ "GOOD", K_STR, F(good), 0, 0, "good end of the range" },
+	{ "BAD", K_STR, F(bad), 0, 0, "bad end of the range" },
+	{ "CLIENTS", K_LONG, F(clients), 1, 64, "tbench clients" },
+	{ "SECONDS", K_LONG, F(seconds), 1, 600, "tbench run seconds" },
+	{ "MODE", K_MODE, F(mode), 0, 0, "icount | wallclock" },
+	{ "ACCEL", K_ACCEL, F(accel), 0, 0, "auto | kvm | tcg (wall-clock mode)" },
+	{ "SHIFT", K_LONG, F(shift), 0, 10, "icount shift (ns per instruction = 2^SHIFT)" },
+	{ "SMP", K_LONG, F(smp), 1, 64, "guest CPUs" },
+	{ "MEMORY", K_LONG, F(memory_mb), 64, 65536, "guest memory, MiB" },
+	{ "JOBS", K_LONG, F(jobs), 0, 1024, "make -j (0 = number of cores)" },
+	{ "BUILD_TIMEOUT", K_LONG, F(build_timeout), 10, 86400, "seconds per kernel build" },
+	{ "BOOT_TIMEOUT", K_LONG, F(boot_timeout), 5, 86400, "seconds per VM run" },
+	{ "THRESHOLD", K_PERCENT, F(threshold), 0.0001, 0.9, "regression threshold, percent" },
+	{ "ALPHA", K_DOUBLE, F(alpha), 1e-6, 0.2, "significance level (wall-clock mode)" },
+	{ "RUNS_MIN", K_LONG, F(runs_min), 1, 1000, "first runs per state (wall-clock mode)" },
+	{ "RUNS_MAX", K_LONG, F(runs_max), 1, 1000, "most runs per state (wall-clock mode)" },
+	{ "CULPRIT_STEP", K_LONG, F(culprit_step), 1, 1000, "grid step of the culprit search" },
+	{ "CHECK_BISECT", K_BOOL, F(check_bisect), 0, 0, "nightly check searches the culprit" },
+	{ "SCHED_FEATURES", K_STR, F(feat), 0, 0, "sched features to set in the guest" },
+	{ "QEMU", K_STR, F(qemu), 0, 0, "QEMU binary" },
+};
+#undef F
+
+const char *conf_mode_name(enum conf_mode m)
+{
+	return m == MODE_ICOUNT ? "icount" : "wallclock";
+}
+
+const char *conf_accel_name(enum conf_accel a)
+{
+	return a == ACCEL_KVM ? "kvm" : a == ACCEL_TCG ? "tcg" : "auto";
+}
+
+void conf_init(struct conf *c)
+{
+	const char *cache = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+
+	memset(c, 0, sizeof(*c));
+	if (cache && *cache)
+		c->workdir = xasprintf("%s/tbisect", cache);
+	else
+		c->workdir = xasprintf("%s/.cache/tbisect", home && *home ? home : "/tmp");
+	c->tarball = xstrdup("/usr/src/linux-source-6.1.tar.xz");
+	c->patches = util_path_abs(NULL, "kpatches");
+	c->kconfig = util_path_abs(NULL, "kconfig/tbench.config");
+	c->image_init = util_path_abs(NULL, "images/init");
+	c->plot_dir = util_path_abs(NULL, "plots");
+	c->baseline = NULL;
+	c->good = xstrdup("base");
+	c->bad = NULL;
+	c->clients = 2;
+	c->seconds = 3;
+	c->mode = MODE_ICOUNT;
+	c->accel = ACCEL_AUTO;
+	c->shift = 1;
+	c->smp = 2;
+	c->memory_mb = 512;
+	c->jobs = 0;
+	c->build_timeout = 3600;
+	c->boot_timeout = 300;
+	c->threshold = 0.01;
+	c->alpha = 0.001;
+	c->runs_min = 3;
+	c->runs_max = 30;
+	c->culprit_step = 4;
+	c->check_bisect = 1;
+	c->feat = xstrdup("");
+	c->qemu = xstrdup("qemu-system-x86_64");
+}
+
+void conf_release(struct conf *c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		if (keys[i].kind == K_PATH || keys[i].kind == K_STR) {
+			char **p = (char **)((char *)c + keys[i].off);
+
+			free(*p);
+			*p = NULL;
+		}
+	}
+	free(c->path);
+	c->path = NULL;
+}
+
+struct parse_state {
+	struct conf *c;
+	const char *file;
+	char *dir;
+	char *err;		/* first error message */
+	int nkeys;
+	unsigned char seen[ARRAY_SIZE(keys)];
+	int line;		/* line counter kept by our reader */
+	int err_line;
+};
+
+static int set_key(struct parse_state *ps, const char *name, const char *value)
+{
+	struct conf *c = ps->c;
+	const struct key *k = NULL;
+	size_t i;
+	void *field;
+	long l;
+	double d;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!strcasecmp(keys[i].name, name)) {
+			k = &keys[i];
+			break;
+		}
+	if (!k) {
+		ps->err = xasprintf("unknown key '%s'", name);
+		return -1;
+	}
+	if (ps->seen[i]) {
+		ps->err = xasprintf("duplicate key '%s'", k->name);
+		return -1;
+	}
+	ps->seen[i] = 1;
+	field = (char *)c + k->off;
+	switch (k->kind) {
+	case K_PATH:
+		if (!*value)
+			goto bad;
+		free(*(char **)field);
+		*(char **)field = util_path_abs(ps->dir, value);
+		break;
+	case K_STR:
+		free(*(char **)field);
+		*(char **)field = xstrdup(value);
+		break;
+	case K_LONG:
+		if (util_parse_long(value, &l) < 0 || l < (long)k->min || l > (long)k->max)
+			goto bad;
+		*(long *)field = l;
+		break;
+	case K_DOUBLE:
+		if (util_parse_double(value, &d) < 0 || d < k->min || d > k->max)
+			goto bad;
+		*(double *)field = d;
+		break;
+	case K_PERCENT: {
+		char *v = xstrdup(value);
+		size_t n = strlen(v);
+		int ok;
+
+		if (n && v[n - 1] == '%')
+			v[n - 1] = '\0';
+		ok = util_parse_double(util_trim(v), &d) == 0;
+		free(v);
+		d /= 100.0;
+		if (!ok || d < k->min || d > k->max)
+			goto bad;
+		*(double *)field = d;
+		break;
+	}
+	case K_MODE:
+		if (!strcasecmp(value, "icount"))
+			c->mode = MODE_ICOUNT;
+		else if (!strcasecmp(value, "wallclock"))
+			c->mode = MODE_WALLCLOCK;
+		else
+			goto bad;
+		break;
+	case K_ACCEL:
+		if (!strcasecmp(value, "auto"))
+			c->accel = ACCEL_AUTO;
+		else if (!strcasecmp(value, "kvm"))
+			c->accel = ACCEL_KVM;
+		else if (!strcasecmp(value, "tcg"))
+			c->accel = ACCEL_TCG;
+		else
+			goto bad;
+		break;
+	case K_BOOL:
+		if (!strcasecmp(value, "yes") || !strcmp(value, "1") || !strcasecmp(value, "true"))
+			*(int *)field = 1;
+		else if (!strcasecmp(value, "no") || !strcmp(value, "0") || !strcasecmp(value, "false"))
+			*(int *)field = 0;
+		else
+			goto bad;
+		break;
+	}
+	if (!strcasecmp(k->name, "GOOD"))
+		c->good_line = ps->line;
+	if (!strcasecmp(k->name, "BAD"))
+		c->bad_line = ps->line;
+	ps->nkeys++;
+	return 0;
+bad:
+	ps->err = xasprintf("bad value for %s (%s): '%s'", k->name, k->help, value);
+	return -1;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse_state *ps = user;
+
+	if (*section) {
+		if (!ps->err)
+			ps->err = xasprintf("sections are not supported: '[%s]'", section);
+		return 0;
+	}
+	if (set_key(ps, name, value) < 0) {
+		if (!ps->err_line)
+			ps->err_line = ps->line;
+		return 0;
+	}
+	return 1;
+}
+
+struct reader_ctx {
+	struct parse_state *ps;
+	const char *data;
+	size_t len, pos;
+};
+
+static char *string_reader(char *str, int num, void *stream)
+{
+	struct reader_ctx *rc = stream;
+	int i = 0;
+
+	if (rc->pos >= rc->len || num < 2)
+		return NULL;
+	while (i < num - 1 && rc->pos < rc->len) {
+		char ch = rc->data[rc->pos++];
+
+		str[i++] = ch;
+		if (ch == '\n')
+			break;
+	}
+	str[i] = '\0';
+	rc->ps->line++;
+	return str;
+}
+
+static int parse_buffer(struct parse_state *ps, const char *data, size_t len)
+{
+	struct reader_ctx rc = { ps, data, len, 0 };
+	size_t i;
+	int line = 1, ret;
+
+	for (i = 0; i < len; i++) {
+		if (data[i] == '\n')
+			line++;
+		else if (data[i] == '\0' || ((unsigned char)data[i] < 0x20 && data[i] != '\t' &&
+					     data[i] != '\r')) {
+			ps->err = xstrdup("binary data in configuration file");
+			ps->err_line = line;
+			return line;
+		}
+	}
+	ret = ini_parse_stream(string_reader, &rc, handler, ps);
+	if (ret > 0 && !ps->err) {
+		ps->err = xstrdup("expected 'KEY = VALUE'");
+		ps->err_line = ret;
+	}
+	if (ret > 0 && !ps->err_line)
+		ps->err_line = ret;
+	return ret;
+}
+
+/* The text of line n of data, for messages; caller frees. */
+static char *line_text(const char *data, size_t len, int n)
+{
+	size_t i = 0, start;
+	int line = 1;
+
+	while (i < len && line < n) {
+		if (data[i++] == '\n')
+			line++;
+	}
+	start = i;
+	while (i < len && data[i] != '\n' && i - start < 120)
+		i++;
+	{
+		char *t = xstrndup(data + start, i - start), *p;
+
+		for (p = t; *p; p++)
+			if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+				*p = '?';
+		return t;
+	}
+}
+
+int conf_load(struct conf *c, const char *path)
+{
+	struct parse_state ps;
+	char *data;
+	size_t len;
+	int ret = 0;
+
+	if (util_read_file(path, &data, &len) < 0)
+		return -1;
+	memset(&ps, 0, sizeof(ps));
+	ps.c = c;
+	ps.file = path;
+	ps.dir = util_dirname(path);
+	free(c->path);
+	c->path = xstrdup(path);
+	if (parse_buffer(&ps, data, len) != 0 || ps.err) {
+		char *t = line_text(data, len, ps.err_line);
+
+		error("%s:%d: %s: '%s'", path, ps.err_line, ps.err ? ps.err : "syntax error", t);
+		free(t);
+		ret = -1;
+	} else if (ps.nkeys == 0) {
+		error("%s:1: no settings in configuration file (expected 'KEY = VALUE' lines)", path);
+		ret = -1;
+	}
+	free(ps.err);
+	free(ps.dir);
+	free(data);
+	return ret;
+}
+
+int conf_set(struct conf *c, const char *what, const char *assignment)
+{
+	struct parse_state ps;
+	int ret = 0;
+
+	memset(&ps, 0, sizeof(ps));
+	ps.c = c;
+	ps.file = what;
+	ps.dir = xstrdup(".");
+	if (parse_buffer(&ps, assignment, strlen(assignment)) != 0 || ps.err || !ps.nkeys) {
+		error("%s: %s: '%s'", what, ps.err ? ps.err : "expected 'KEY = VALUE'", assignment);
+		ret = -1;
+	}
+	free(ps.err);
+	free(ps.dir);
+	return ret;
+}
+
+void conf_apply_env(struct conf *c)
+{
+	const char *w = getenv("TBISECT_WORKDIR");
+
+	if (w && *w) {
+		free(c->workdir);
+		c->workdir = util_path_abs(NULL, w);
+	}
+}
+
+void conf_dump(const struct conf *c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		const void *field = (const char *)c + keys[i].off;
+
+		printf("%-15s = ", keys[i].name);
+		switch (keys[i].kind) {
+		case K_PATH:
+		case K_STR:
+			printf("%s", *(char *const *)field ? *(char *const *)field : "");
+			break;
+		case K_LONG:
+			printf("%ld", *(const long *)field);
+			break;
+		case K_DOUBLE:
+			printf("%g", *(const double *)field);
+			break;
+		case K_PERCENT:
+			printf("%g%%", *(const double *)field * 100);
+			break;
+		case K_MODE:
+			printf("%s", conf_mode_name(c->mode));
+			break;
+		case K_ACCEL:
+			printf("%s", conf_accel_name(c->accel));
+			break;
+		case K_BOOL:
+			printf("%s", *(const int *)field ? "yes" : "no");
+			break;
+		}
+		printf("    # %s\n", keys[i].help);
+	}
+}

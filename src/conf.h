@@ -1,0 +1,62 @@
+/*
+ * conf: bisect.conf, "KEY = VALUE" lines in the style of ktest.pl, parsed
+ * with libinih.  '#' or ';' start a comment.  Keys are case-insensitive;
+ * unknown keys, duplicate keys, lines without '=' and bad values are errors
+ * reported as "FILE:LINE: message: 'text'".
+ *
+ * Calling sequence:
+ *	struct conf c;
+ *	conf_init(&c);                  defaults
+ *	if (conf_load(&c, "bisect.conf") < 0) ... error already reported
+ *	conf_apply_env(&c);             TBISECT_WORKDIR etc.
+ *	... use c ...
+ *	conf_release(&c);
+ * Strings in struct conf are owned by it.  Relative paths are resolved
+ * against the directory of the configuration file.
+ */
+#ifndef TBISECT_CONF_H
+#define TBISECT_CONF_H
+
+enum conf_mode { MODE_ICOUNT, MODE_WALLCLOCK };
+enum conf_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
+
+struct conf {
+	char *path;		/* file loaded, NULL if defaults only */
+	char *workdir;		/* work directory (outside the repository) */
+	char *tarball;		/* /usr/src/linux-source-6.1.tar.xz */
+	char *patches;		/* kpatches directory (holds "series") */
+	char *kconfig;		/* config fragment merged onto tinyconfig */
+	char *image_init;	/* guest init script */
+	char *plot_dir;
+	char *baseline;		/* nightly baseline file */
+	char *good, *bad;	/* range endpoints: base, index or patch name */
+	int good_line, bad_line; /* line of GOOD/BAD in path, 0 if default */
+	long clients, seconds;
+	enum conf_mode mode;
+	enum conf_accel accel;
+	long shift, smp, memory_mb, jobs;
+	long build_timeout, boot_timeout;
+	double threshold;	/* relative change, 0.01 = 1% */
+	double alpha;		/* significance level (wall-clock mode) */
+	long runs_min, runs_max;
+	long culprit_step;	/* grid step of the culprit search */
+	int check_bisect;	/* nightly: search culprit on regression */
+	char *feat;		/* sched features set in the guest, "" none */
+	char *qemu;		/* qemu binary */
+};
+
+void conf_init(struct conf *c);
+/* Returns 0, or -1 after reporting the first error with file:line. */
+int conf_load(struct conf *c, const char *path);
+/* Parses one "KEY = VALUE" assignment (as given with -s on the command
+ * line); what names the source in messages. */
+int conf_set(struct conf *c, const char *what, const char *assignment);
+/* Applies environment overrides (TBISECT_WORKDIR). */
+void conf_apply_env(struct conf *c);
+void conf_release(struct conf *c);
+const char *conf_mode_name(enum conf_mode m);
+const char *conf_accel_name(enum conf_accel a);
+/* Writes the effective configuration as KEY = VALUE lines to stdout. */
+void conf_dump(const struct conf *c);
+
+#endif

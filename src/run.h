@@ -1,0 +1,62 @@
+/*
+ * run: the one way tbisect starts child programs.
+ *
+ * Every child is exec'd from an argv (never a shell line), in its own
+ * process group, with an optional deadline.  On deadline or on SIGINT/SIGTERM
+ * to tbisect (util_interrupted), the whole group gets SIGTERM, then SIGKILL
+ * after a grace period.
+ *
+ * Calling sequence:
+ *	struct run_cmd cmd;
+ *	run_init(&cmd, argv);          argv is borrowed, NULL-terminated
+ *	cmd.cwd = ...; cmd.timeout = ...; cmd.stdout_path = ...;   optional
+ *	status = run_exec(&cmd);
+ *	... cmd.out holds captured stdout when cmd.capture was set ...
+ *	run_release(&cmd);
+ */
+#ifndef TBISECT_RUN_H
+#define TBISECT_RUN_H
+
+#include "util.h"
+
+/* run_exec() results other than a normal exit status (0..255). */
+enum run_status {
+	RUN_ERR_SETUP = -1,	/* fork/pipe/open failed (reported) */
+	RUN_ERR_TIMEOUT = -2,	/* deadline passed, group killed */
+	RUN_ERR_EXEC = -3,	/* program could not be executed */
+	RUN_ERR_SIGNAL = -4,	/* child died from a signal */
+	RUN_ERR_INTERRUPTED = -5 /* tbisect got SIGINT/SIGTERM, group killed */
+};
+
+struct run_cmd {
+	const char *const *argv;
+	const char *cwd;		/* NULL: inherit */
+	const char *const *env;		/* extra "K=V" entries, NULL-terminated */
+	const char *stdin_path;		/* NULL: /dev/null */
+	const char *stdout_path;	/* NULL: inherit, unless capture */
+	int stdout_append;
+	int stderr_to_stdout;		/* 2>&1 */
+	int stderr_null;
+	int capture;			/* collect stdout into out */
+	double timeout;			/* seconds, 0 = none */
+	double grace;			/* TERM -> KILL delay, default 3 s */
+	struct sbuf out;		/* captured stdout (capture=1) */
+	int signal;			/* terminating signal for RUN_ERR_SIGNAL */
+	double elapsed;			/* wall seconds */
+	/* Called about every 50 ms while the child runs (e.g. to watch a log). */
+	void (*tick)(void *arg);
+	void *tick_arg;
+};
+
+void run_init(struct run_cmd *cmd, const char *const *argv);
+/* Runs the command to completion; returns the exit status or a run_status. */
+int run_exec(struct run_cmd *cmd);
+void run_release(struct run_cmd *cmd);
+/* Human text for a run_exec() result. */
+const char *run_strstatus(int status);
+
+/* Convenience: run argv in cwd, capture stdout (trimmed) into *out when out
+ * is not NULL, stderr passes through; returns the exit status/run_status. */
+int run_capture(const char *const *argv, const char *cwd, char **out);
+
+#endif

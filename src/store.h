@@ -1,0 +1,65 @@
+/*
+ * store: the results file WORKDIR/results.tsv and the work-directory lock.
+ *
+ * One line per VM run, tab-separated with a header, read directly by awk
+ * and gnuplot.  Lines are appended with one write() and fsync()ed; the last
+ * column is a checksum of the rest of the line, so a line torn by a crash,
+ * a kill or a full disk is detected on read, reported with a warning and
+ * ignored.  Before appending, a file not ending in a newline gets one, so a
+ * torn tail never swallows the next record.
+ *
+ *	struct store s;
+ *	store_init(&s, path);
+ *	if (store_load(&s) < 0) ...
+ *	store_append(&s, &rec);          0 or -1 (reported; disk full etc.)
+ *	n = store_count(&s, key, &nfail);
+ *	store_release(&s);
+ * Records are owned by the store.
+ */
+#ifndef TBISECT_STORE_H
+#define TBISECT_STORE_H
+
+struct store_rec {
+	char key[65];		/* measurement content key */
+	int state;		/* state index (-1 for extra targets) */
+	char *name;		/* patch name or target label */
+	char *subject;
+	int ok;
+	double mbps;
+	char *mode;		/* icount | wallclock */
+	char *accel;		/* tcg | kvm */
+	long shift, clients, seconds;
+	double build_s, boot_s, bench_s;
+	long timestamp;
+	char *version;
+	char *reason;		/* why a run failed, "-" when ok */
+};
+
+struct store {
+	char *path;
+	struct store_rec *rec;
+	int n, alloc;
+	int torn;		/* corrupt lines ignored by the last load */
+};
+
+void store_init(struct store *s, const char *path);
+/* Loads every valid record (a missing file is an empty store). 0 or -1. */
+int store_load(struct store *s);
+/* Parses a results text (the unit tests use it directly). */
+int store_parse(struct store *s, const char *text);
+/* Appends rec (copied) durably.  0 or -1 (reported). */
+int store_append(struct store *s, const struct store_rec *rec);
+/* Formats rec as one line with checksum and newline; caller frees. */
+char *store_format(const struct store_rec *rec);
+/* Successful throughputs for key into *v (caller frees, may be NULL when
+ * none); returns their count, failed runs into *nfail. */
+int store_samples(const struct store *s, const char *key, double **v, int *nfail);
+void store_release(struct store *s);
+/* Prints the store as tsv, csv or jsonl on stdout. 0 or -1. */
+int store_export(const struct store *s, const char *format);
+
+/* Work-directory lock: exclusive, non-blocking, released at exit.  On
+ * failure names the holder (pid and command) and returns -1. */
+int store_lock(const char *workdir, const char *what);
+
+#endif

@@ -1,0 +1,304 @@
+#include "vm.h"
+#include "run.h"
+#include "util.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *vm_status_name(enum vm_status s)
+{
+	switch (s) {
+	case VM_OK: return "ok";
+	case VM_PANIC: return "panic";
+	case VM_TIMEOUT: return "timeout";
+	case VM_NO_RESULT: return "no-result";
+	case VM_BAD_RESULT: return "bad-result";
+	case VM_QEMU_FAIL: return "qemu-failed";
+	}
+	return "unknown";
+}
+
+void vm_opts_init(struct vm_opts *o, const struct conf *c)
+{
+	memset(o, 0, sizeof(*o));
+	o->qemu = c->qemu;
+	o->accel = ACCEL_TCG;
+	o->icount = c->mode == MODE_ICOUNT;
+	o->shift = c->shift;
+	o->smp = c->smp;
+	o->memory_mb = c->memory_mb;
+	o->clients = c->clients;
+	o->seconds = c->seconds;
+	o->feat = c->feat;
+	o->timeout = (double)c->boot_timeout;
+}
+
+static const char *find_line(const char *text, const char *prefix)
+{
+	const char *p = text, *found = NULL;
+	size_t n = strlen(prefix);
+
+	while ((p = strstr(p, prefix))) {
+		if (p == text || p[-1] == '\n' || p[-1] == '\r')
+			found = p;
+		p += n;
+	}
+	return found;	/* the last one */
+}
+
+static void copy_line(char *dst, size_t size, const char *src)
+{
+	size_t n = strcspn(src, "\r\n");
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void vm_parse_console(const char *text, int probe, struct vm_result *r)
+{
+	static const char *const fatal[] = { "Kernel panic - not syncing", "Oops:", "BUG: ",
+					     "general protection fault", "Unable to handle kernel" };
+	const char *p;
+	size_t i;
+
+	r->status = VM_OK;
+	r->mbps = 0;
+	r->reason[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(fatal); i++) {
+		if ((p = strstr(text, fatal[i]))) {
+			r->status = VM_PANIC;
+			copy_line(r->reason, sizeof(r->reason), p);
+			return;
+		}
+	}
+	if ((p = find_line(text, "TBISECT-KERNEL ")))
+		copy_line(r->kernel_release, sizeof(r->kernel_release), p + 15);
+	if (!find_line(text, "TBISECT-BEGIN")) {
+		r->status = VM_NO_RESULT;
+		snprintf(r->reason, sizeof(r->reason), "guest never reached user space (no begin marker)");
+		return;
+	}
+	if (probe) {
+		if (!find_line(text, "TBISECT-PROBE ok")) {
+			r->status = VM_NO_RESULT;
+			snprintf(r->reason, sizeof(r->reason), "probe line missing");
+		}
+		return;
+	}
+	p = find_line(text, "TBISECT-RESULT ");
+	if (!p) {
+		r->status = VM_NO_RESULT;
+		snprintf(r->reason, sizeof(r->reason), "guest printed no result line");
+		return;
+	}
+	{
+		char line[256], *m, *rc, *end;
+		double v;
+
+		copy_line(line, sizeof(line), p);
+		rc = strstr(line, " rc=");
+		m = strstr(line, " mbps=");
+		if (!m) {
+			r->status = VM_BAD_RESULT;
+			snprintf(r->reason, sizeof(r->reason), "result line without mbps: %.200s", line);
+			return;
+		}
+		v = strtod(m + 6, &end);
+		if (end == m + 6 || (*end && *end != ' ') || !(v > 0) || v > 1e7) {
+			r->status = VM_BAD_RESULT;
+			snprintf(r->reason, sizeof(r->reason), "unusable throughput: %.200s", line);
+			return;
+		}
+		if (rc && atoi(rc + 4) != 0) {
+			r->status = VM_BAD_RESULT;
+			snprintf(r->reason, sizeof(r->reason), "tbench failed: %.200s", line);
+			return;
+		}
+		r->mbps = v;
+	}
+}
+
+struct watch {
+	const char *log;
+	double start, begin;
+};
+
+/* Notes when the guest reached user space, to split boot from benchmark. */
+static void watch_tick(void *arg)
+{
+	struct watch *w = arg;
+	char buf[8192];
+	ssize_t n;
+	int fd;
+
+	if (w->begin > 0)
+		return;
+	fd = open(w->log, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n > 0) {
+		buf[n] = '\0';
+		if (strstr(buf, "TBISECT-BEGIN"))
+			w->begin = util_now();
+	}
+}
+
+int vm_run(const struct vm_opts *o, struct vm_result *r)
+{
+	char *serial = xasprintf("file:%s", o->log);
+	char *mem = xasprintf("%ld", o->memory_mb), *smp = xasprintf("%ld", o->smp);
+	char *icount = xasprintf("shift=%ld,sleep=off", o->shift);
+	char *append, *qlog = xasprintf("%s.qemu", o->log), *text = NULL;
+	const char *argv[40];
+	struct run_cmd cmd;
+	struct watch w;
+	int i = 0, st, ret = -1;
+
+	memset(r, 0, sizeof(*r));
+	/* Same command line for every state: its bytes seed the guest's
+	 * entropy pool and so move the icount figure. */
+	append = xasprintf("console=ttyS0 quiet panic=-1 oops=panic tb.clients=%ld tb.seconds=%ld%s%s%s",
+			   o->clients, o->seconds, o->feat && *o->feat ? " tb.feat=" : "",
+			   o->feat ? o->feat : "", o->probe ? " tb.probe=1" : "");
+	argv[i++] = o->qemu;
+	argv[i++] = "-nodefaults";
+	argv[i++] = "-display";
+	argv[i++] = "none";
+	argv[i++] = "-no-reboot";
+	argv[i++] = "-serial";
+	argv[i++] = serial;
+	argv[i++] = "-kernel";
+	argv[i++] = o->kernel;
+	argv[i++] = "-initrd";
+	argv[i++] = o->initrd;
+	argv[i++] = "-append";
+	argv[i++] = append;
+	argv[i++] = "-m";
+	argv[i++] = mem;
+	argv[i++] = "-smp";
+	argv[i++] = smp;
+	argv[i++] = "-accel";
+	argv[i++] = o->accel == ACCEL_KVM ? "kvm" : "tcg";
+	if (o->accel == ACCEL_KVM) {
+		argv[i++] = "-cpu";
+		argv[i++] = "host";
+	}
+	if (o->icount && o->accel != ACCEL_KVM) {
+		argv[i++] = "-icount";
+		argv[i++] = icount;
+	}
+	argv[i] = NULL;
+
+	unlink(o->log);
+	run_init(&cmd, argv);
+	cmd.stdout_path = qlog;
+	cmd.stderr_to_stdout = 1;
+	cmd.timeout = o->timeout;
+	w.log = o->log;
+	w.start = util_now();
+	w.begin = 0;
+	cmd.tick = watch_tick;
+	cmd.tick_arg = &w;
+	st = run_exec(&cmd);
+	run_release(&cmd);
+	r->wall_s = util_now() - w.start;
+	if (w.begin > 0) {
+		r->boot_s = w.begin - w.start;
+		r->bench_s = r->wall_s - r->boot_s;
+	}
+	if (st == RUN_ERR_INTERRUPTED) {
+		error("interrupted; QEMU stopped");
+		goto out;
+	}
+	if (st == RUN_ERR_EXEC || st == RUN_ERR_SETUP) {
+		error("cannot run %s; install it with: apt-get install qemu-system-x86", o->qemu);
+		goto out;
+	}
+	if (util_exists(o->log)) {
+		if (util_read_file(o->log, &text, NULL) < 0)
+			goto out;
+	} else {
+		text = xstrdup("");
+	}
+	vm_parse_console(text, o->probe, r);
+	if (st == RUN_ERR_TIMEOUT && r->status != VM_PANIC) {
+		r->status = VM_TIMEOUT;
+		snprintf(r->reason, sizeof(r->reason), "no exit within %.0f s; QEMU killed",
+			 o->timeout);
+	} else if (st != 0 && r->status == VM_OK) {
+		char *qtext = NULL;
+
+		r->status = VM_QEMU_FAIL;
+		if (util_read_file(qlog, &qtext, NULL) == 0) {
+			char *t = util_trim(qtext);
+
+			snprintf(r->reason, sizeof(r->reason), "QEMU %s: %.200s", run_strstatus(st), t);
+		}
+		free(qtext);
+	} else if (r->status == VM_NO_RESULT) {
+		/* QEMU's own complaint (e.g. a KVM internal error) is the better reason. */
+		char *qtext = NULL;
+
+		if (util_read_file(qlog, &qtext, NULL) == 0 && strstr(qtext, "error")) {
+			char *e = strstr(qtext, "error");
+
+			copy_line(r->reason, sizeof(r->reason), e > qtext + 40 ? e - 40 : qtext);
+		}
+		free(qtext);
+	}
+	ret = 0;
+out:
+	free(text);
+	free(serial);
+	free(mem);
+	free(smp);
+	free(icount);
+	free(append);
+	free(qlog);
+	return ret;
+}
+
+enum conf_accel vm_resolve_accel(const struct conf *c, const char *kernel, const char *initrd,
+				 const char *cache_file)
+{
+	struct vm_opts o;
+	struct vm_result r;
+	char *have = NULL, *log;
+	enum conf_accel a = ACCEL_TCG;
+
+	if (c->accel != ACCEL_AUTO)
+		return c->accel;
+	if (access("/dev/kvm", R_OK | W_OK) != 0)
+		return ACCEL_TCG;
+	if (util_exists(cache_file) && util_read_file(cache_file, &have, NULL) == 0) {
+		a = !strncmp(have, "kvm", 3) ? ACCEL_KVM : ACCEL_TCG;
+		free(have);
+		return a;
+	}
+	info("vm: probing KVM with a real boot");
+	vm_opts_init(&o, c);
+	o.kernel = kernel;
+	o.initrd = initrd;
+	o.accel = ACCEL_KVM;
+	o.icount = 0;
+	o.probe = 1;
+	o.timeout = 60;
+	log = xasprintf("%s.log", cache_file);
+	o.log = log;
+	if (vm_run(&o, &r) == 0 && r.status == VM_OK)
+		a = ACCEL_KVM;
+	else
+		info("vm: KVM does not run a guest here (%s); using TCG",
+		     r.reason[0] ? r.reason : vm_status_name(r.status));
+	util_write_file_atomic(cache_file, a == ACCEL_KVM ? "kvm\n" : "tcg\n", 4);
+	free(log);
+	return a;
+}

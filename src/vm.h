@@ -1,0 +1,64 @@
+/*
+ * vm: boots a kernel + initramfs in QEMU and reads the tbench result from
+ * the serial console.
+ *
+ * QEMU runs with -nodefaults, no network device, -no-reboot (the guest's
+ * "reboot -f" ends QEMU), panic=-1 (a panic reboots, so ends QEMU too) and
+ * a deadline.  Mode icount: TCG with "-icount shift=N,sleep=off", which
+ * counts instructions and is deterministic.  Mode wallclock: KVM when it
+ * works (probed with a real tiny boot), else TCG.
+ *
+ *	struct vm_opts o; struct vm_result r;
+ *	vm_opts_init(&o, &conf);  o.kernel = ...; o.initrd = ...; o.log = ...;
+ *	if (vm_run(&o, &r) < 0) ... tool failure or interrupt (reported)
+ *	if (r.status == VM_OK) use r.mbps; else r.reason says why
+ */
+#ifndef TBISECT_VM_H
+#define TBISECT_VM_H
+
+#include "conf.h"
+
+enum vm_status {
+	VM_OK = 0,
+	VM_PANIC,	/* kernel panic, oops or BUG on the console */
+	VM_TIMEOUT,	/* deadline passed; QEMU killed */
+	VM_NO_RESULT,	/* guest ended without a result line */
+	VM_BAD_RESULT,	/* result line present but unusable */
+	VM_QEMU_FAIL,	/* QEMU exited with an error */
+};
+
+struct vm_opts {
+	const char *qemu;
+	const char *kernel, *initrd, *log;
+	enum conf_accel accel;	/* resolved: ACCEL_KVM or ACCEL_TCG */
+	int icount;
+	long shift, smp, memory_mb, clients, seconds;
+	const char *feat;
+	double timeout;
+	int probe;		/* boot only, print a probe line and exit */
+};
+
+struct vm_result {
+	enum vm_status status;
+	double mbps;
+	double boot_s;		/* QEMU start to the guest's begin marker */
+	double bench_s;		/* begin marker to QEMU exit */
+	double wall_s;
+	char reason[256];
+	char kernel_release[128];
+};
+
+void vm_opts_init(struct vm_opts *o, const struct conf *c);
+/* Returns 0 when the VM ran (see r->status), -1 on a tool error. */
+int vm_run(const struct vm_opts *o, struct vm_result *r);
+/* Pure console parser, used by vm_run() and the unit tests: fills
+ * status/mbps/reason/kernel_release from the console text. */
+void vm_parse_console(const char *text, int probe, struct vm_result *r);
+const char *vm_status_name(enum vm_status s);
+/* Decides ACCEL_KVM or ACCEL_TCG for wall-clock runs: asked kvm is kvm,
+ * tcg is tcg, auto boots kernel+initrd once under KVM and keeps KVM only if
+ * the guest reached user space.  The answer is cached in cache_file. */
+enum conf_accel vm_resolve_accel(const struct conf *c, const char *kernel, const char *initrd,
+				 const char *cache_file);
+
+#endif
