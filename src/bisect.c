@@ -237,9 +237,9 @@ static int pick_mid(struct bisect *b, int lo, int hi)
 	int mid = lo + (hi - lo) / 2, d;
 
 	for (d = 0; d <= hi - lo; d++) {
-		if (mid - d > lo && !b->skip[mid - d])
+		if (mid - d > lo && mid - d < hi && !b->skip[mid - d])
 			return mid - d;
-		if (mid + d < hi && !b->skip[mid + d])
+		if (mid + d > lo && mid + d < hi && !b->skip[mid + d])
 			return mid + d;
 	}
 	return -1;
@@ -444,7 +444,8 @@ int bisect_culprits(struct bisect *b, int good, int bad)
 		}
 		a = next;
 	}
-	qsort(b->chg, (size_t)b->nchg, sizeof(*b->chg), cmp_change);
+	if (b->nchg)
+		qsort(b->chg, (size_t)b->nchg, sizeof(*b->chg), cmp_change);
 	return 0;
 }
 

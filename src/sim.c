@@ -1,0 +1,81 @@
+#include "sim.h"
+#include "util.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void sim_init(struct sim *s, int n, unsigned long seed, double noise)
+{
+	int i;
+
+	s->n = n;
+	s->truth = xcalloc((size_t)n, sizeof(double));
+	for (i = 0; i < n; i++)
+		s->truth[i] = 100.0;
+	s->noise = noise;
+	s->unusable = xcalloc((size_t)n, 1);
+	s->failing = xcalloc((size_t)n, 1);
+	s->v = xcalloc((size_t)n, sizeof(double *));
+	s->nv = xcalloc((size_t)n, sizeof(int));
+	s->nf = xcalloc((size_t)n, sizeof(int));
+	s->measures = 0;
+	s->abort_after = 0;
+	s->rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(s->rng, seed);
+}
+
+void sim_release(struct sim *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	free(s->nv);
+	free(s->nf);
+	free(s->truth);
+	free(s->unusable);
+	free(s->failing);
+	gsl_rng_free(s->rng);
+}
+
+static int sim_samples(void *ctx, int i, const double **v, int *nfail)
+{
+	struct sim *s = ctx;
+
+	*v = s->v[i];
+	*nfail = s->nf[i];
+	return s->nv[i];
+}
+
+static int sim_measure(void *ctx, int i)
+{
+	struct sim *s = ctx;
+	double x;
+
+	if (s->abort_after && s->measures >= s->abort_after)
+		return -1;
+	if (s->unusable[i])
+		return 1;
+	s->measures++;
+	if (s->failing[i]) {
+		s->nf[i]++;
+		return 0;
+	}
+	x = s->truth[i] * (1 + s->noise * gsl_ran_gaussian(s->rng, 1.0));
+	s->v[i] = xrealloc(s->v[i], (size_t)(s->nv[i] + 1) * sizeof(double));
+	s->v[i][s->nv[i]++] = x;
+	return 0;
+}
+
+static const char *sim_label(void *ctx, int i)
+{
+	struct sim *s = ctx;
+
+	snprintf(s->label, sizeof(s->label), "%d", i);
+	return s->label;
+}
+
+const struct bisect_ops sim_ops = { sim_samples, sim_measure, sim_label };
