@@ -79,3 +79,16 @@ bench: deps tbisect build/simbench
 
 clean:
 	rm -rf tbisect build
+
+# Fuzzing (not part of CI): make fuzz FUZZ_SECONDS=600
+FUZZ_SECONDS ?= 600
+FUZZ_NAMES = conf series console store
+fuzz:
+	@mkdir -p build/fuzz
+	@i=1; for n in $(FUZZ_NAMES); do \
+	  clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -DFUZZ_TARGET=$$i -Isrc \
+	    -o build/fuzz/$$n $(LIBSRC) tests/fuzz/fuzz.c $(LIBS) || exit 1; i=$$((i+1)); done
+	@for n in $(FUZZ_NAMES); do mkdir -p build/fuzz/corpus-$$n; \
+	  echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
+	  ./build/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz/corpus-$$n \
+	    tests/fuzz/seeds-$$n 2>&1 | grep -E "stat::|ERROR|SUMMARY|Done" ; done

@@ -89,7 +89,7 @@ static void measure_key(struct bench *be, const char *kernel_sha, char *key)
 	struct util_hash *h = util_hash_new();
 	char buf[256];
 
-	util_hash_addstr(h, "tbisect-measure-1");
+	util_hash_addstr(h, "tbisect-measure-2");
 	util_hash_addstr(h, kernel_sha);
 	util_hash_addstr(h, be->image_key);
 	if (c->mode == MODE_ICOUNT)

@@ -9,6 +9,8 @@
 /* Endpoint samples interleaved with a probed state until each has this many. */
 #define INTERLEAVE_UNTIL 10
 #define REPEAT_TOLERANCE 0.001
+/* Each state's verdict gets this share of alpha: a bisection makes several. */
+#define SPRT_SHARE 10
 
 void bisect_params_default(struct bisect_params *p)
 {
@@ -197,7 +199,7 @@ static int classify(struct bisect *b, int m, int g, int bd)
 		return fabs(x - bv) < fabs(x - gv);
 	}
 	for (n = b->p.runs_min;; n++) {
-		double mg, mb, s, llr = 0, A = log((1 - b->p.alpha) / b->p.alpha);
+		double mg, mb, s, llr = 0, a = b->p.alpha / SPRT_SHARE, A = log((1 - a) / a);
 		int i;
 
 		if ((r = ensure(b, m, n)) < 0)
@@ -259,7 +261,7 @@ static void collect_skipped(struct bisect *b, struct bisect_result *res)
 int bisect_run(struct bisect *b, int good, int bad, struct bisect_result *res)
 {
 	struct cmp c;
-	int lo, hi, r, n0 = b->runs;
+	int lo, hi, r, n0 = b->runs, retries = 0;
 
 restart:
 	memset(res, 0, sizeof(*res));
@@ -296,6 +298,7 @@ restart:
 	}
 	lo = good;
 	hi = bad;
+search:
 	for (;;) {
 		int mid = pick_mid(b, lo, hi), v;
 
@@ -329,6 +332,35 @@ restart:
 	r = compare(b, lo, hi, &c);
 	if (r == -2)
 		goto aborted;
+	/* Verify: culprit and parent must differ.  If not, one verdict on the
+	 * way was wrong: find which side and search that part again. */
+	if (!b->p.deterministic && (!c.differ || c.change > 0) && retries < 3 && hi - lo == 1) {
+		struct cmp cg, cb;
+
+		retries++;
+		if (lo != good) {
+			if (compare(b, good, lo, &cg) == -2)
+				goto aborted;
+			if (cg.differ && cg.change < 0) {
+				info("bisect: verification: %s is slower than GOOD after all; searching again",
+				     b->ops->label(b->ctx, lo));
+				hi = lo;
+				lo = good;
+				goto search;
+			}
+		}
+		if (hi != bad) {
+			if (compare(b, hi, bad, &cb) == -2)
+				goto aborted;
+			if (cb.differ && cb.change < 0) {
+				info("bisect: verification: %s is faster than BAD after all; searching again",
+				     b->ops->label(b->ctx, hi));
+				lo = hi;
+				hi = bad;
+				goto search;
+			}
+		}
+	}
 	res->parent_v = c.a_v;
 	res->culprit_v = c.b_v;
 	res->change = c.change;

@@ -15,12 +15,16 @@
  *    rule (and the search restarts from the recorded samples).
  *  - noisy (wall-clock) mode: a sequential probability ratio test on the
  *    state's runs, normal model with the endpoints' medians and pooled sd;
- *    BAD when the log-likelihood ratio exceeds ln((1-alpha)/alpha), GOOD
+ *    BAD when the log-likelihood ratio exceeds ln((1-a)/a) with a =
+ *    alpha/10 (each verdict gets a share of the error budget), GOOD
  *    below its negative, more runs (interleaved with endpoint runs) in
  *    between, up to runs_max, then the sign decides and the verdict is
  *    flagged low-confidence.  Two states "differ" when a two-sided
  *    Mann-Whitney test gives p < alpha and the Hodges-Lehmann shift exceeds
  *    the threshold; runs are added in ABAB order while inconclusive.
+ *    The culprit is verified against its parent; when they do not differ,
+ *    the side that was misjudged is found (parent vs GOOD, culprit vs BAD)
+ *    and searched again, at most three times.
  *
  *	struct bisect b;
  *	bisect_init(&b, &ops, ctx, n, &params);

@@ -313,33 +313,41 @@ static char *line_text(const char *data, size_t len, int n)
 	}
 }
 
-int conf_load(struct conf *c, const char *path)
+int conf_parse(struct conf *c, const char *file, const char *data, size_t len)
 {
 	struct parse_state ps;
-	char *data;
-	size_t len;
 	int ret = 0;
 
-	if (util_read_file(path, &data, &len) < 0)
-		return -1;
 	memset(&ps, 0, sizeof(ps));
 	ps.c = c;
-	ps.file = path;
-	ps.dir = util_dirname(path);
-	free(c->path);
-	c->path = xstrdup(path);
+	ps.file = file;
+	ps.dir = util_dirname(file);
 	if (parse_buffer(&ps, data, len) != 0 || ps.err) {
 		char *t = line_text(data, len, ps.err_line);
 
-		error("%s:%d: %s: '%s'", path, ps.err_line, ps.err ? ps.err : "syntax error", t);
+		error("%s:%d: %s: '%s'", file, ps.err_line, ps.err ? ps.err : "syntax error", t);
 		free(t);
 		ret = -1;
 	} else if (ps.nkeys == 0) {
-		error("%s:1: no settings in configuration file (expected 'KEY = VALUE' lines)", path);
+		error("%s:1: no settings in configuration file (expected 'KEY = VALUE' lines)", file);
 		ret = -1;
 	}
 	free(ps.err);
 	free(ps.dir);
+	return ret;
+}
+
+int conf_load(struct conf *c, const char *path)
+{
+	char *data;
+	size_t len;
+	int ret;
+
+	if (util_read_file(path, &data, &len) < 0)
+		return -1;
+	free(c->path);
+	c->path = xstrdup(path);
+	ret = conf_parse(c, path, data, len);
 	free(data);
 	return ret;
 }

@@ -17,6 +17,8 @@
 #ifndef TBISECT_CONF_H
 #define TBISECT_CONF_H
 
+#include <stddef.h>
+
 enum conf_mode { MODE_ICOUNT, MODE_WALLCLOCK };
 enum conf_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 
@@ -48,6 +50,9 @@ struct conf {
 void conf_init(struct conf *c);
 /* Returns 0, or -1 after reporting the first error with file:line. */
 int conf_load(struct conf *c, const char *path);
+/* Parses configuration text of len bytes (NULs allowed: they are an
+ * error); file names it in messages.  Returns 0 or -1 (reported). */
+int conf_parse(struct conf *c, const char *file, const char *data, size_t len);
 /* Parses one "KEY = VALUE" assignment (as given with -s on the command
  * line); what names the source in messages. */
 int conf_set(struct conf *c, const char *what, const char *assignment);

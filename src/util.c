@@ -559,23 +559,3 @@ int util_parse_double(const char *s, double *out)
 	*out = v;
 	return 0;
 }
-
-char *util_nonce(void)
-{
-	unsigned char b[6];
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	size_t i;
-	char *s = xmalloc(2 * sizeof(b) + 1);
-
-	if (fd < 0 || read(fd, b, sizeof(b)) != (ssize_t)sizeof(b)) {
-		unsigned long x = (unsigned long)getpid() ^ (unsigned long)time(NULL);
-
-		for (i = 0; i < sizeof(b); i++)
-			b[i] = (unsigned char)(x >> (i * 5));
-	}
-	if (fd >= 0)
-		close(fd);
-	for (i = 0; i < sizeof(b); i++)
-		sprintf(s + 2 * i, "%02x", b[i]);
-	return s;
-}

@@ -94,7 +94,4 @@ char *util_dirname(const char *path);
 int util_parse_long(const char *s, long *out);
 int util_parse_double(const char *s, double *out);
 
-/* Short random hex token (for console markers), caller frees. */
-char *util_nonce(void);
-
 #endif

@@ -1,0 +1,178 @@
+#!/bin/bash
+# End-to-end tests of the real binary: a real kernel from linux-source-6.1,
+# built, booted in QEMU, measured.  Each case asserts its exact outcome.
+# Prints "N passed, N failed" last.
+#
+# TBISECT_TEST_WORKDIR: work directory to use (default: a fresh one under
+# /tmp, so a run proves the cold path).  The first build takes ~4 minutes.
+set -u
+cd "$(dirname "$0")/.."
+TOP=$PWD
+BIN=$TOP/tbisect
+ASAN=$TOP/build/tbisect-asan
+W=${TBISECT_TEST_WORKDIR:-$(mktemp -d /tmp/tbisect-e2e.XXXXXX)}
+export TBISECT_WORKDIR=$W
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+T=$(mktemp -d /tmp/tbisect-e2e-files.XXXXXX)
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+no() { fail=$((fail + 1)); echo "FAIL $*"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else no "$what"; fi; }
+# Runs the binary with the test's config; output in $T/out, status in $st.
+tb() { "$BIN" -c "$T/test.conf" "$@" >"$T/out" 2>&1; st=$?; }
+tba() { "$ASAN" -c "$T/test.conf" "$@" >"$T/out" 2>&1; st=$?; }
+has() { grep -q -- "$1" "$T/out"; }
+nlines() { grep -c . "$W/results.tsv" 2>/dev/null || echo 0; }
+
+cat >"$T/test.conf" <<CONF
+PATCHES = $TOP/kpatches
+KCONFIG = $TOP/kconfig/tbench.config
+IMAGE_INIT = $TOP/images/init
+PLOT_DIR = $T/plots
+GOOD = 4
+BAD = 6
+CONF
+
+echo "# work directory: $W"
+t0=$(date +%s)
+
+# --- configuration and series faults: exit 2, file:line, nothing measured.
+printf 'GOOD = 1\nCLIENTS = lots\n' >"$T/bad1.conf"
+"$ASAN" -c "$T/bad1.conf" bisect >"$T/out" 2>&1; st=$?
+check "bad number: exit 2 with file:line" test "$st" = 2 -a -n "$(grep "bad1.conf:2: bad value for CLIENTS" "$T/out")"
+printf 'FROB = 1\n' >"$T/bad2.conf"
+"$ASAN" -c "$T/bad2.conf" bisect >"$T/out" 2>&1; st=$?
+check "unknown key: exit 2" test "$st" = 2 -a -n "$(grep "bad2.conf:1: unknown key 'FROB'" "$T/out")"
+printf 'GOOD 1\n' >"$T/bad3.conf"
+"$ASAN" -c "$T/bad3.conf" bisect >"$T/out" 2>&1; st=$?
+check "missing '=': exit 2" test "$st" = 2 -a -n "$(grep "bad3.conf:1: expected 'KEY = VALUE'" "$T/out")"
+printf 'GOOD = 1\nGOOD = 2\n' >"$T/bad4.conf"
+"$ASAN" -c "$T/bad4.conf" bisect >"$T/out" 2>&1; st=$?
+check "duplicate key: exit 2" test "$st" = 2 -a -n "$(grep "bad4.conf:2: duplicate key 'GOOD'" "$T/out")"
+: >"$T/bad5.conf"
+"$ASAN" -c "$T/bad5.conf" bisect >"$T/out" 2>&1; st=$?
+check "empty file: exit 2" test "$st" = 2 -a -n "$(grep "bad5.conf:1: no settings" "$T/out")"
+head -c 300 /bin/true >"$T/bad6.conf"
+"$ASAN" -c "$T/bad6.conf" bisect >"$T/out" 2>&1; st=$?
+check "binary garbage: exit 2" test "$st" = 2 -a -n "$(grep "bad6.conf:1: binary data" "$T/out")"
+check "nothing measured after config errors" test ! -e "$W/results.tsv"
+
+mkdir -p "$T/kp-escape"
+printf '../../etc/passwd\n' >"$T/kp-escape/series"
+tba -s "PATCHES=$T/kp-escape" states
+check "series path escaping the directory: exit 2" test "$st" = 2 -a -n "$(grep "series:1: patch name must be a plain file name" "$T/out")"
+mkdir -p "$T/kp-missing"
+printf '0001-a.patch\nnot-there.patch\n' >"$T/kp-missing/series"
+cp kpatches/0001-*.patch "$T/kp-missing/0001-a.patch"
+tba -s "PATCHES=$T/kp-missing" states
+check "series entry naming a missing file: exit 2" test "$st" = 2 -a -n "$(grep "series:2: patch file does not exist: 'not-there.patch'" "$T/out")"
+tba -s TARBALL=/nonexistent/linux.tar.xz states
+check "missing tarball says what to install" test "$st" = 2 -a -n "$(grep "apt-get install linux-source-6.1" "$T/out")"
+
+# --- prepare: one commit per patch, idempotent.
+tb prepare
+check "prepare succeeds" test "$st" = 0
+tb states
+check "states lists base + 20 patches" test "$st" = 0 -a "$(grep -c $'\tok\t' "$T/out")" = 21
+has "sched: enable high-resolution preemption ticks" && ok "states show patch subjects" || no "states show patch subjects"
+s=$(date +%s); tb prepare; e=$(( $(date +%s) - s ))
+check "prepare again is cheap (${e}s) and silent" test "$st" = 0 -a "$e" -le 5
+printf 'GOOD = 0\nBAD = 99\n' >"$T/range.conf"
+"$BIN" -c "$T/range.conf" -s "PATCHES=$TOP/kpatches" bisect >"$T/out" 2>&1; st=$?
+check "range naming a missing state: exit 2 with file:line" test "$st" = 2 -a -n "$(grep "range.conf:2: BAD names no state" "$T/out")"
+printf 'GOOD = 3\nBAD = 3\n' >"$T/range2.conf"
+"$BIN" -c "$T/range2.conf" -s "PATCHES=$TOP/kpatches" bisect >"$T/out" 2>&1; st=$?
+check "GOOD equal to BAD: exit 2" test "$st" = 2 -a -n "$(grep "must come before BAD" "$T/out")"
+check "nothing measured after range errors" test ! -e "$W/results.tsv"
+
+# --- one state measured end to end (cold build), then again (no build).
+tb measure 4
+check "measure state 4: exit 0" test "$st" = 0
+mb=$(awk -F'\t' '$1=="4"{print $3+0}' "$T/out")
+check "throughput parsed and > 0 ($mb MB/s)" awk -v v="$mb" 'BEGIN{exit !(v > 0)}'
+has "icount shift=1" && ok "output names the mode" || no "output names the mode"
+check "console log kept" test -n "$(ls "$W"/logs/run-*.log 2>/dev/null)"
+tb measure -n 2 4
+check "second measurement of state 4 did no kernel build" test -n "$(grep "cost: 0 kernel builds" "$T/out")"
+read -r a b < <(awk -F'\t' -v k=4 'NR>1 && $2==k && $5=="ok"{printf "%s ", $6} END{print ""}' "$W/results.tsv")
+check "icount repeats differ by < 0.05% ($a vs $b)" awk -v a="$a" -v b="$b" 'BEGIN{d=(a-b)/a; if(d<0)d=-d; exit !(b>0 && d < 0.0005)}'
+
+# --- bisection over real kernels: 4 (good) .. 6 (bad), hrtick is 5.
+tb bisect
+check "bisect 4..6 exits 0" test "$st" = 0
+has "first bad state: 5 (0005-sched-enable-hrtick-by-default.patch)" && ok "bisect names the hrtick patch" || { no "bisect names the hrtick patch"; cat "$T/out"; }
+has "rule: deterministic rule" && ok "bisect states its decision rule" || no "bisect states its decision rule"
+check "plot PNG written" test "$(head -c 8 "$T/plots/tbisect.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a"
+check "plot SVG written" grep -q "<svg" "$T/plots/tbisect.svg"
+check "plot data has one row per measured state" test "$(grep -vc '^#' "$T/plots/tbisect.dat")" = 3
+n1=$(nlines)
+tb bisect
+check "bisect again: resumed, no new runs" test "$st" = 0 -a "$(nlines)" = "$n1" -a -n "$(grep "resumed:" "$T/out")"
+
+# --- results export.
+tba results --format jsonl
+check "results export as JSON lines" test "$st" = 0 -a "$(grep -c '"mbps"' "$T/out")" -ge 4
+tba results --format csv
+check "results export as CSV" test "$st" = 0 -a -n "$(head -1 "$T/out" | grep '^key,state')"
+
+# --- lock: a second instance refuses.
+( flock -x 9; echo "pid 1, tbisect test-holder" >&9; sleep 20 ) 9>>"$W/lock" &
+holder=$!
+sleep 1
+tb measure 4
+check "second instance refuses, naming the holder" test "$st" = 2 -a -n "$(grep "in use by another tbisect" "$T/out")"
+kill $holder 2>/dev/null; wait $holder 2>/dev/null
+
+# --- kill -9 during a measurement, then resume: nothing lost or duplicated.
+n1=$(nlines)
+"$BIN" -c "$T/test.conf" measure 3 >"$T/out" 2>&1 &
+pid=$!
+for i in $(seq 1 300); do grep -q "run: 3 (0003" "$T/out" && break; sleep 1; done
+sleep 3
+kill -9 $pid; wait $pid 2>/dev/null
+pkill -9 -f "qemu-system-x86_64.*$W" 2>/dev/null
+check "kill -9 mid-run left no record" test "$(nlines)" = "$n1"
+tb measure 3
+check "measure after kill -9 completes" test "$st" = 0 -a "$(nlines)" = "$((n1 + 1))"
+tb results
+check "no torn or corrupt records after kill -9" test -z "$(grep -E "torn|corrupt" "$T/out")"
+
+# --- SIGINT during a build stops it cleanly with exit 130.
+"$BIN" -c "$T/test.conf" build 19 >"$T/out" 2>&1 &
+pid=$!
+sleep 6
+kill -INT $pid; wait $pid; st=$?
+check "SIGINT during a build: exit 130 (got $st)" test "$st" = 130
+check "no make left running after SIGINT" test -z "$(pgrep -f "make -C $W/linux")"
+
+# --- a state that does not compile is skipped with the compiler's error.
+mkdir -p "$T/kp-broken"
+cp kpatches/0001-*.patch kpatches/0002-*.patch "$T/kp-broken/"
+cat >"$T/kp-broken/0003-broken.patch" <<'PATCH'
+Subject: [PATCH] sched: break the build on purpose (test)
+
+---
+--- a/kernel/sched/features.h
++++ b/kernel/sched/features.h
+@@ -40,1 +40,1 @@
+-SCHED_FEAT(HRTICK, false)
++SCHED_FEAT(HRTICK, false) this is not C
+PATCH
+printf '0001-x\n0002-x\n0003-broken.patch\n' >"$T/kp-broken/series"
+mv "$T/kp-broken/0001-"*.patch "$T/kp-broken/0001-x"; mv "$T/kp-broken/0002-"*.patch "$T/kp-broken/0002-x"
+printf 'garbage that does not apply\n' >"$T/kp-broken/0004-noapply.patch"
+echo 0004-noapply.patch >>"$T/kp-broken/series"
+tb -s "PATCHES=$T/kp-broken" states
+check "a patch that does not apply is marked, not fatal" test "$st" = 0 -a -n "$(grep $'^4\t-\tnoapply' "$T/out")"
+tb -s "PATCHES=$T/kp-broken" measure 3
+check "uncompilable state is a skip (exit 125)" test "$st" = 125
+has "does not compile" && ok "compiler error shown" || no "compiler error shown"
+has "error:" && ok "first compiler error lines shown" || no "first compiler error lines shown"
+tb -s "PATCHES=$TOP/kpatches" prepare
+check "original series restored" test "$st" = 0
+
+echo "# e2e took $(( $(date +%s) - t0 )) s"
+rm -rf "$T"
+[ -z "${TBISECT_TEST_WORKDIR:-}" ] && rm -rf "$W"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
