@@ -55,26 +55,28 @@ void plot_add(struct plot *p, double x, const char *label, const double *v, int 
 
 static void script(struct plot *p, struct sbuf *sb, const char *term, const char *ext)
 {
-	int i;
+	int i, k;
 
 	sbuf_addf(sb, "set terminal %s\nset output '%s.%s'\n", term, p->name, ext);
 	sbuf_addf(sb, "set title \"%s\" noenhanced\n", p->title);
 	sbuf_addf(sb, "set xlabel \"%s\"\nset ylabel \"tbench throughput, MB/s\"\n", p->xlabel);
-	sbuf_addstr(sb, "set grid\nset key bottom left\nset datafile separator '\\t'\n"
-			"set offsets graph 0.02, graph 0.02, graph 0.15, graph 0.15\n");
+	sbuf_addstr(sb, "set grid\nset key outside bottom center horizontal\nset datafile separator '\\t'\n"
+			"set offsets graph 0.03, graph 0.03, graph 0.45, graph 0.1\n");
 	if (p->xtime)
 		sbuf_addstr(sb, "set xdata time\nset timefmt '%s'\nset format x '%m-%d'\n");
-	sbuf_addstr(sb, "unset label\n");
-	for (i = 0; i < p->n; i++) {
+	sbuf_addstr(sb, "unset label\nunset arrow\n");
+	for (i = 0, k = 0; i < p->n; i++) {
 		const struct plot_row *r = &p->row[i];
+		const char *col = r->mark == MARK_REGRESSION ? "#c00000" : "#007000";
+		double y = 0.95 - 0.07 * (k++ % 4);
 
 		if (r->mark != MARK_REGRESSION && r->mark != MARK_IMPROVEMENT)
 			continue;
-		sbuf_addf(sb, "set label \"%s\" at %.0f,%.4f rotate by %d %s font ',9' "
-			      "tc rgb '%s' noenhanced\n",
-			  r->label, r->x, r->median, r->mark == MARK_REGRESSION ? -30 : 30,
-			  r->mark == MARK_REGRESSION ? "offset 1,-1" : "offset 1,1",
-			  r->mark == MARK_REGRESSION ? "#c00000" : "#007000");
+		/* Label near the top, staggered, with an arrow down to the point. */
+		sbuf_addf(sb, "set label \"%s\" at %.0f, graph %.2f center font ',10' tc rgb '%s' "
+			      "noenhanced front\n", r->label, r->x, y, col);
+		sbuf_addf(sb, "set arrow from %.0f, graph %.2f to %.0f, %.4f lc rgb '%s' dt 2 front\n",
+			  r->x, y - 0.02, r->x, r->median, col);
 	}
 	sbuf_addf(sb,
 		  "plot '%s.dat' using 1:2:3:4 with yerrorlines lw 2 lc rgb '#1f4e9c' pt 7 ps 0.8 "

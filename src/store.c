@@ -230,8 +230,17 @@ int store_append(struct store *s, const struct store_rec *rec)
 				goto out_write;
 		}
 	}
-	if (write_all(fd, line, strlen(line)) < 0 || fsync(fd) < 0)
+	if (fstat(fd, &st) < 0)
+		st.st_size = -1;
+	if (write_all(fd, line, strlen(line)) < 0 || fsync(fd) < 0) {
+		int e = errno;
+
+		/* Take a partial line back off; readers would skip it anyway. */
+		if (st.st_size >= 0 && ftruncate(fd, st.st_size) == 0)
+			fsync(fd);
+		errno = e;
 		goto out_write;
+	}
 	add_rec(s, rec);
 	ret = 0;
 	goto out_close;

@@ -137,6 +137,38 @@ check "measure after kill -9 completes" test "$st" = 0 -a "$(nlines)" = "$((n1 +
 tb results
 check "no torn or corrupt records after kill -9" test -z "$(grep -E "torn|corrupt" "$T/out")"
 
+# --- SIGTERM during boot: QEMU stopped, exit 130, no record.
+n1=$(nlines)
+"$BIN" -c "$T/test.conf" -s SECONDS=4 measure 4 >"$T/out" 2>&1 &
+pid=$!
+for i in $(seq 1 120); do grep -q "run: 4 (0004" "$T/out" && break; sleep 1; done
+sleep 2
+kill -TERM $pid; wait $pid; st=$?
+check "SIGTERM during boot: exit 130 (got $st)" test "$st" = 130
+sleep 1
+check "no QEMU left after SIGTERM" test -z "$(pgrep -f "qemu-system-x86_64.*$W")"
+check "no record from the interrupted run" test "$(nlines)" = "$n1"
+
+# --- disk full in the work directory: clear error, no corrupt record.
+if [ "$(id -u)" = 0 ] && mkdir -p "$T/full" && mount -t tmpfs -o size=256k tmpfs "$T/full"; then
+  for d in linux kernels images build ccache logs; do ln -s "$W/$d" "$T/full/$d"; done
+  cp "$W/states.tsv" "$T/full/"
+  cp "$W/results.tsv" "$T/full/"
+  # Fill the file's last page, so the next record needs a page tmpfs lacks.
+  sz=$(stat -c %s "$T/full/results.tsv"); pad=$(( (4096 - (sz + 2) % 4096) % 4096 ))
+  { printf '#'; head -c "$pad" /dev/zero | tr '\0' ' '; printf '\n'; } >>"$T/full/results.tsv"
+  dd if=/dev/zero of="$T/full/filler" bs=1k count=4096 2>/dev/null
+  TBISECT_WORKDIR=$T/full "$BIN" -c "$T/test.conf" -s SECONDS=2 measure 4 >"$T/out" 2>&1; st=$?
+  check "disk full: exit 2" test "$st" = 2
+  has "disk full" && ok "disk full: message says so" || { no "disk full: message says so"; tail -3 "$T/out"; }
+  rm -f "$T/full/filler"
+  TBISECT_WORKDIR=$T/full "$BIN" results >"$T/out" 2>&1
+  check "disk full: no corrupt record left" test -z "$(grep -E "torn|corrupt" "$T/out")"
+  umount "$T/full"
+else
+  echo "skip disk-full case (needs root for a tmpfs mount)"
+fi
+
 # --- SIGINT during a build stops it cleanly with exit 130.
 "$BIN" -c "$T/test.conf" build 19 >"$T/out" 2>&1 &
 pid=$!
@@ -144,6 +176,17 @@ sleep 6
 kill -INT $pid; wait $pid; st=$?
 check "SIGINT during a build: exit 130 (got $st)" test "$st" = 130
 check "no make left running after SIGINT" test -z "$(pgrep -f "make -C $W/linux")"
+
+# --- git bisect run on a plain kernel git tree (a clone of the work tree).
+thr=$(awk -F'\t' 'NR>1 && $5=="ok" && ($2==4 || $2==6) {s[$2]=$6} END{printf "%.3f", (s[4]+s[6])/2}' "$W/results.tsv")
+c4=$(awk -F'\t' '$1==4{print $2}' "$W/states.tsv"); c5=$(awk -F'\t' '$1==5{print $2}' "$W/states.tsv"); c6=$(awk -F'\t' '$1==6{print $2}' "$W/states.tsv")
+git clone -q --shared "$W/linux" "$T/glinux" && git -C "$T/glinux" checkout -q "$c6"
+( cd "$T/glinux" && git bisect start -q "$c6" "$c4" >/dev/null && \
+  git bisect run "$BIN" -c "$T/test.conf" git-bisect-run --good-above "$thr" ) >"$T/out" 2>&1
+check "git bisect run + tbisect git-bisect-run names the hrtick commit" test -n "$(grep "^$c5 is the first bad commit" "$T/out")"
+( cd "$T/glinux" && "$BIN" -c "$T/test.conf" git-bisect-run --good-above 1000000 ) >"$T/out" 2>&1; st=$?
+check "git-bisect-run exits 1 (bad) below the threshold" test "$st" = 1
+rm -rf "$T/glinux"
 
 # --- a state that does not compile is skipped with the compiler's error.
 mkdir -p "$T/kp-broken"

@@ -249,6 +249,11 @@ static void test_store(void)
 	free(v);
 	store_release(&s);
 	free(path);
+	/* A full disk: the append fails cleanly. */
+	store_init(&s, "/dev/full");
+	r = mkrec(1.0, 1);
+	CHECK(store_append(&s, &r) < 0 && s.n == 0);
+	store_release(&s);
 	free(line);
 }
 
