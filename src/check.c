@@ -142,6 +142,60 @@ enum check_verdict check_verdict(const struct bisect_params *p, const double *ba
 	}
 }
 
+int check_core(const struct bisect_params *p, const struct check_baseline *base, int base_state,
+	       int head, const struct bisect_ops *ops, void *ctx, int n, int do_bisect,
+	       struct check_report *rep)
+{
+	int want = p->deterministic ? 1 : p->runs_min, nf, k;
+	const double *v;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->culprit = -1;
+	rep->base_v = stats_median(base->v, base->n);
+	for (;;) {
+		int r;
+
+		k = ops->samples(ctx, head, &v, &nf);
+		if (k >= want)
+			break;
+		if (nf >= 2 + k) {
+			rep->skipped = 1;
+			rep->exit_code = 125;
+			return 0;
+		}
+		r = ops->measure(ctx, head);
+		if (r < 0)
+			return -1;
+		if (r == 1) {
+			rep->skipped = 1;
+			rep->exit_code = 125;
+			return 0;
+		}
+	}
+	rep->head_v = stats_median(v, k);
+	rep->verdict = check_verdict(p, base->v, base->n, v, k, &rep->change, &rep->p);
+	rep->exit_code = rep->verdict == CHECK_REGRESSED ? 1 : 0;
+	if (rep->verdict == CHECK_REGRESSED && do_bisect && base_state >= 0 && base_state < head) {
+		struct bisect b;
+		struct bisect_result res;
+		int r;
+
+		bisect_init(&b, ops, ctx, n, p);
+		info("nightly: searching the culprit between %s and %s", ops->label(ctx, base_state),
+		     ops->label(ctx, head));
+		r = bisect_run(&b, base_state, head, &res);
+		if (r == 0 && (res.status == BISECT_FOUND || res.status == BISECT_AMBIGUOUS)) {
+			rep->culprit = res.culprit;
+			rep->culprit_change = res.change;
+		}
+		bisect_result_release(&res);
+		bisect_release(&b);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static void xml_escape(struct sbuf *sb, const char *s)
 {
 	for (; *s; s++) {
@@ -189,7 +243,7 @@ static char *baseline_path(const struct conf *c)
 }
 
 /* The comparability fields of the current configuration. */
-static void current_identity(const struct conf *c, struct bench *be, struct check_baseline *b)
+static void current_identity(const struct conf *c, struct check_baseline *b)
 {
 	char cfg[65];
 
@@ -199,9 +253,8 @@ static void current_identity(const struct conf *c, struct bench *be, struct chec
 	if (c->mode == MODE_ICOUNT)
 		b->mode = xasprintf("icount shift=%ld", c->shift);
 	else
-		b->mode = xasprintf("wallclock accel=%s",
-				    be->accel_known ? (be->accel == ACCEL_KVM ? "kvm" : "tcg")
-						    : conf_accel_name(c->accel));
+		/* The configured accelerator: known before anything is measured. */
+		b->mode = xasprintf("wallclock accel=%s", conf_accel_name(c->accel));
 	if (util_sha256_file(c->kconfig, cfg) < 0)
 		snprintf(cfg, sizeof(cfg), "unreadable");
 	b->config = xstrdup(cfg);
@@ -250,7 +303,7 @@ int check_baseline(const struct conf *c, struct tree *t, const char *spec)
 			error("baseline state %s cannot be built or booted", be.t[s].label);
 		goto out;
 	}
-	current_identity(c, &be, &b);
+	current_identity(c, &b);
 	b.state = s;
 	b.name = xstrdup(t->state[s].name);
 	b.v = xmalloc((size_t)n * sizeof(double));
@@ -315,11 +368,9 @@ int check_run(const struct conf *c, struct tree *t, const char *spec)
 	struct bench be;
 	struct check_baseline base, cur;
 	struct bisect_params p;
-	const double *v;
+	struct check_report rep;
 	char *path = baseline_path(c), *text = NULL, *why, *junit, *msg = NULL;
-	double change, pval;
-	enum check_verdict verdict;
-	int s, n, ret = 2;
+	int s, bs, ret = 2;
 
 	junit = xasprintf("%s/nightly-junit.xml", c->workdir);
 	if (util_read_file(path, &text, NULL) < 0) {
@@ -337,65 +388,49 @@ int check_run(const struct conf *c, struct tree *t, const char *spec)
 	s = tree_resolve(t, spec ? spec : "head");
 	if (s < 0 || bench_init(&be, c, t) < 0)
 		goto out_base;
-	current_identity(c, &be, &cur);
+	current_identity(c, &cur);
 	why = check_incompatible(&base, &cur);
 	if (why) {
 		error("baseline %s refused: %s; record a new one with: tbisect baseline", path, why);
 		free(why);
 		goto out_cur;
 	}
-	n = gather(c, &be, s, &v);
-	if (n < 0)
-		goto out_cur;
-	if (n == 0) {
-		msg = xasprintf("head %s cannot be built or booted: skipped", be.t[s].label);
-		printf("nightly: SKIP: %s\n", msg);
-		check_junit(junit, be.t[s].name, CHECK_PASS, 1, msg);
-		ret = 125;
-		goto out_cur;
-	}
 	bisect_params_default(&p);
 	p.deterministic = c->mode == MODE_ICOUNT;
 	p.threshold = c->threshold;
 	p.alpha = c->alpha;
-	verdict = check_verdict(&p, base.v, base.n, v, n, &change, &pval);
-	msg = xasprintf("%s: %.3f MB/s vs baseline %s %.3f MB/s: %+.2f%% (threshold %.2f%%, %s)",
-			be.t[s].label, stats_median(v, n), base.name, stats_median(base.v, base.n),
-			100 * change, 100 * c->threshold, cur.mode);
-	printf("nightly: %s: %s\n",
-	       verdict == CHECK_REGRESSED ? "REGRESSION" : verdict == CHECK_IMPROVED ? "IMPROVED" : "PASS",
-	       msg);
-	ret = verdict == CHECK_REGRESSED ? 1 : 0;
-	if (verdict == CHECK_REGRESSED && c->check_bisect && base.state < s &&
-	    !strcmp(t->state[base.state].name, base.name)) {
-		struct bisect b;
-		struct bisect_result res;
-
-		p.runs_min = (int)c->runs_min;
-		p.runs_max = (int)c->runs_max;
-		bisect_init(&b, &bench_ops, &be, t->n, &p);
-		info("nightly: searching the culprit between %s and %s", be.t[base.state].label,
-		     be.t[s].label);
-		if (bisect_run(&b, base.state, s, &res) == 0 &&
-		    (res.status == BISECT_FOUND || res.status == BISECT_AMBIGUOUS)) {
-			char *m2 = xasprintf("%s; culprit: state %d '%s' (%+.2f%% against its parent)",
-					     msg, res.culprit, t->state[res.culprit].subject,
-					     100 * res.change);
-
-			free(msg);
-			msg = m2;
-			printf("nightly: culprit: state %d: %s\n", res.culprit,
-			       t->state[res.culprit].subject);
-		}
-		bisect_result_release(&res);
-		bisect_release(&b);
-		if (util_interrupted)
-			ret = 2;
+	p.runs_min = (int)c->runs_min;
+	p.runs_max = (int)c->runs_max;
+	/* Bisect only when the baseline's state is still the same patch. */
+	bs = base.state < t->n && !strcmp(t->state[base.state].name, base.name) ? base.state : -1;
+	if (check_core(&p, &base, bs, s, &bench_ops, &be, t->n, c->check_bisect, &rep) < 0) {
+		ret = 2;
+		goto out_cur;
 	}
-	check_junit(junit, be.t[s].name, verdict, 0, msg);
+	ret = rep.exit_code;
+	if (rep.skipped) {
+		msg = xasprintf("head %s cannot be built or booted: skipped", be.t[s].label);
+		printf("nightly: SKIP: %s\n", msg);
+		check_junit(junit, be.t[s].name, CHECK_PASS, 1, msg);
+		goto out_cur;
+	}
+	msg = xasprintf("%s: %.3f MB/s vs baseline %s %.3f MB/s: %+.2f%% (threshold %.2f%%, %s)",
+			be.t[s].label, rep.head_v, base.name, rep.base_v, 100 * rep.change,
+			100 * c->threshold, cur.mode);
+	if (rep.culprit >= 0) {
+		char *m2 = xasprintf("%s; culprit: state %d '%s' (%+.2f%% against its parent)", msg,
+				     rep.culprit, t->state[rep.culprit].subject, 100 * rep.culprit_change);
+
+		free(msg);
+		msg = m2;
+	}
+	printf("nightly: %s: %s\n",
+	       rep.verdict == CHECK_REGRESSED ? "REGRESSION" : rep.verdict == CHECK_IMPROVED ? "IMPROVED" : "PASS",
+	       msg);
+	check_junit(junit, be.t[s].name, rep.verdict, 0, msg);
 	printf("nightly: JUnit report %s\n", junit);
-	history_add(c, be.t[s].name, stats_median(v, n), stats_median(base.v, base.n),
-		    verdict == CHECK_REGRESSED ? "regression" : verdict == CHECK_IMPROVED ? "improved" : "pass");
+	history_add(c, be.t[s].name, rep.head_v, rep.base_v,
+		    rep.verdict == CHECK_REGRESSED ? "regression" : rep.verdict == CHECK_IMPROVED ? "improved" : "pass");
 out_cur:
 	check_baseline_release(&cur);
 	bench_release(&be);

@@ -42,6 +42,23 @@ char *check_incompatible(const struct check_baseline *base, const struct check_b
  * relative change and test p-value (NAN in deterministic mode) out. */
 enum check_verdict check_verdict(const struct bisect_params *p, const double *base, int nb,
 				 const double *head, int nh, double *change, double *pval);
+/* What a check found; filled by check_core(). */
+struct check_report {
+	enum check_verdict verdict;
+	int skipped;		/* head cannot be built or booted */
+	double head_v, base_v, change, p;
+	int culprit;		/* -1 when none searched or found */
+	double culprit_change;
+	int exit_code;		/* 0, 1, 2 or 125 as above */
+};
+
+/* The check over any backend: gathers the runs head needs (one in
+ * deterministic mode, runs_min otherwise), compares them with the baseline
+ * samples, and on a regression bisects base_state..head when do_bisect and
+ * base_state >= 0.  Returns 0 with rep filled, -1 when aborted. */
+int check_core(const struct bisect_params *p, const struct check_baseline *base, int base_state,
+	       int head, const struct bisect_ops *ops, void *ctx, int n, int do_bisect,
+	       struct check_report *rep);
 /* Writes a JUnit XML report; 0 or -1. */
 int check_junit(const char *path, const char *name, enum check_verdict v, int skipped,
 		const char *message);

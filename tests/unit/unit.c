@@ -504,6 +504,73 @@ static void test_check(void)
 	free(path);
 }
 
+/* The nightly check over the simulated backend. */
+static void test_check_core(void)
+{
+	struct bisect_params p;
+	struct check_baseline base;
+	struct check_report rep;
+	struct sim s;
+	double bv[] = { 100 };
+	int i;
+
+	bisect_params_default(&p);
+	memset(&base, 0, sizeof(base));
+	base.v = bv;
+	base.n = 1;
+	/* Within threshold: pass. */
+	sim_init(&s, 12, 1, 0);
+	s.truth[11] = 99.5;
+	CHECK(check_core(&p, &base, 0, 11, &sim_ops, &s, 12, 1, &rep) == 0);
+	CHECK(rep.exit_code == 0 && rep.verdict == CHECK_PASS && rep.culprit == -1);
+	sim_release(&s);
+	/* Regression: exit 1 and the culprit named. */
+	sim_init(&s, 12, 2, 0);
+	for (i = 7; i < 12; i++)
+		s.truth[i] = 93;
+	CHECK(check_core(&p, &base, 0, 11, &sim_ops, &s, 12, 1, &rep) == 0);
+	CHECK(rep.exit_code == 1 && rep.verdict == CHECK_REGRESSED && rep.culprit == 7);
+	sim_release(&s);
+	/* Regression without the search when it is turned off. */
+	sim_init(&s, 12, 3, 0);
+	s.truth[11] = 90;
+	CHECK(check_core(&p, &base, 0, 11, &sim_ops, &s, 12, 0, &rep) == 0);
+	CHECK(rep.exit_code == 1 && rep.culprit == -1);
+	sim_release(&s);
+	/* Improvement: passes, reported as such. */
+	sim_init(&s, 12, 4, 0);
+	s.truth[11] = 110;
+	CHECK(check_core(&p, &base, 0, 11, &sim_ops, &s, 12, 1, &rep) == 0);
+	CHECK(rep.exit_code == 0 && rep.verdict == CHECK_IMPROVED);
+	sim_release(&s);
+	/* Unbuildable head: a skip (125); a head whose runs all fail too. */
+	sim_init(&s, 12, 5, 0);
+	s.unusable[11] = 1;
+	CHECK(check_core(&p, &base, 0, 11, &sim_ops, &s, 12, 1, &rep) == 0);
+	CHECK(rep.exit_code == 125 && rep.skipped);
+	s.unusable[11] = 0;
+	s.failing[11] = 1;
+	CHECK(check_core(&p, &base, 0, 11, &sim_ops, &s, 12, 1, &rep) == 0);
+	CHECK(rep.exit_code == 125 && rep.skipped);
+	sim_release(&s);
+	/* Noisy mode: runs_min runs of head against a noisy baseline. */
+	p.deterministic = 0;
+	p.alpha = 0.01;
+	{
+		double nb[] = { 100, 101, 99, 100.4, 99.6, 100.2, 99.8 };
+
+		base.v = nb;
+		base.n = 7;
+		p.runs_min = 6;
+		sim_init(&s, 12, 6, 0.005);
+		for (i = 4; i < 12; i++)
+			s.truth[i] = 90;
+		CHECK(check_core(&p, &base, 0, 11, &sim_ops, &s, 12, 1, &rep) == 0);
+		CHECK(rep.exit_code == 1 && rep.culprit == 4 && rep.p < 0.01);
+		sim_release(&s);
+	}
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/tbisect-unit.%ld", (long)getpid());
@@ -520,6 +587,7 @@ int main(void)
 	test_bisect_cases();
 	test_culprits();
 	test_check();
+	test_check_core();
 	util_rm_rf(tmpdir);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
