@@ -42,7 +42,7 @@ static void usage(FILE *f)
 	      "  measure [-n RUNS] STATE...  build, boot and run tbench; print MB/s\n"
 	      "  bisect [GOOD BAD]       find the first state slower than GOOD (default: bisect.conf)\n"
 	      "  culprits [GOOD BAD]     find every state that changes throughput (whole series)\n"
-	      "  attribute [GOOD BAD]    measure BAD with each culprit reverted\n"
+	      "  attribute [GOOD BAD] [--revert PATCH]...  BAD with each culprit (and suspect) reverted\n"
 	      "  baseline [STATE]        record the nightly baseline (default GOOD)\n"
 	      "  check [STATE]           nightly check of STATE (default head) against the baseline\n"
 	      "  git-bisect-run [--good-above MBPS | --bad-below MBPS]  for 'git bisect run'\n"
@@ -380,33 +380,66 @@ static int cmd_attribute(struct ctx *x, int argc, char **argv)
 {
 	struct bench be;
 	struct bisect b;
-	int good, bad, i, ret = EXIT_OK;
+	int good, bad, i, ret = EXIT_OK, nrange = 0, *suspect = NULL, nsus = 0;
+	char **range = xcalloc((size_t)argc + 1, sizeof(char *));
 	double bad_v;
 
-	if (prepare(x) < 0 || resolve_range(x, argc, argv, &good, &bad) < 0)
-		return EXIT_ERROR;
-	if (bench_init(&be, &x->conf, &x->tree) < 0)
-		return EXIT_ERROR;
+	/* Positional GOOD BAD; --revert PATCH names extra suspects to back out. */
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--revert") && i + 1 < argc) {
+			suspect = xrealloc(suspect, (size_t)(nsus + 1) * sizeof(int));
+			suspect[nsus++] = -1 - i - 1;	/* resolved after prepare */
+			i++;
+		} else {
+			range[nrange++] = argv[i];
+		}
+	}
+	if (prepare(x) < 0 || resolve_range(x, nrange, range, &good, &bad) < 0) {
+		ret = EXIT_ERROR;
+		goto out_free;
+	}
+	for (i = 0; i < nsus; i++) {
+		suspect[i] = tree_resolve(&x->tree, argv[-suspect[i] - 1]);
+		if (suspect[i] < 0) {
+			ret = EXIT_ERROR;
+			goto out_free;
+		}
+	}
+	if (bench_init(&be, &x->conf, &x->tree) < 0) {
+		ret = EXIT_ERROR;
+		goto out_free;
+	}
 	if (run_culprits(x, &be, &b, good, bad) < 0) {
 		ret = EXIT_ERROR;
 		goto out;
 	}
-	bad_v = bisect_value(&b, bad);
-	printf("\nattribution at BAD %s (%.3f MB/s), GOOD %s (%.3f MB/s): each culprit backed out\n",
-	       be.t[bad].label, bad_v, be.t[good].label, bisect_value(&b, good));
-	printf("  %-6s %-12s %-12s %s\n", "state", "reverted", "recovered", "subject");
+	/* Culprits found, then the named suspects not already among them. */
 	for (i = 0; i < b.nchg; i++) {
-		char commit[41], treeid[41];
-		int c = b.chg[i].state, r, k, nf, n;
+		suspect = xrealloc(suspect, (size_t)(nsus + 1) * sizeof(int));
+		memmove(suspect + i + 1, suspect + i, (size_t)(nsus - i) * sizeof(int));
+		suspect[i] = b.chg[i].state;
+		nsus++;
+	}
+	bad_v = bisect_value(&b, bad);
+	printf("\nattribution at BAD %s (%.3f MB/s), GOOD %s (%.3f MB/s): each suspect backed out (%s)\n",
+	       be.t[bad].label, bad_v, be.t[good].label, bisect_value(&b, good), bench_mode(&be));
+	printf("  %-6s %-12s %-10s %s\n", "state", "reverted", "recovered", "subject");
+	for (i = 0; i < nsus; i++) {
+		char commit[41], treeid[41], pct[32];
+		int c = suspect[i], r, k, nf, n, j, dup = 0;
 		const double *v;
 
-		r = tree_revert(&x->tree, bad, c, commit, treeid);
+		for (j = 0; j < i; j++)
+			dup |= suspect[j] == c;
+		if (dup)
+			continue;
+		r = c > bad ? 1 : tree_revert(&x->tree, bad, c, commit, treeid);
 		if (r < 0) {
 			ret = EXIT_ERROR;
 			break;
 		}
 		if (r == 1) {
-			printf("  %-6d %-12s %-12s %s\n", c, "no-revert", "-", x->tree.state[c].subject);
+			printf("  %-6d %-12s %-10s %s\n", c, "no-revert", "-", x->tree.state[c].subject);
 			continue;
 		}
 		{
@@ -418,25 +451,30 @@ static int cmd_attribute(struct ctx *x, int argc, char **argv)
 			free(subj);
 		}
 		n = bench_ops.samples(&be, k, &v, &nf);
-		if (n == 0) {
+		while (n < (x->conf.mode == MODE_ICOUNT ? 1 : x->conf.runs_min) && nf < 2 + n) {
 			r = bench_measure(&be, k);
-			if (r < 0) {
-				ret = EXIT_ERROR;
+			if (r)
 				break;
-			}
 			n = bench_ops.samples(&be, k, &v, &nf);
 		}
+		if (r < 0) {
+			ret = EXIT_ERROR;
+			break;
+		}
 		if (n == 0) {
-			printf("  %-6d %-12s %-12s %s\n", c, "failed", "-", x->tree.state[c].subject);
+			printf("  %-6d %-12s %-10s %s\n", c, "failed", "-", x->tree.state[c].subject);
 			continue;
 		}
-		printf("  %-6d %-12.3f %+-11.2f%% %s\n", c, stats_median(v, n),
-		       100 * (stats_median(v, n) - bad_v) / bad_v, x->tree.state[c].subject);
+		snprintf(pct, sizeof(pct), "%+.2f%%", 100 * (stats_median(v, n) - bad_v) / bad_v);
+		printf("  %-6d %-12.3f %-10s %s\n", c, stats_median(v, n), pct, x->tree.state[c].subject);
 	}
 out:
 	bench_summary(&be, stdout);
 	bisect_release(&b);
 	bench_release(&be);
+out_free:
+	free(range);
+	free(suspect);
 	return interrupted_code(ret);
 }
 

@@ -62,6 +62,8 @@ static int git(const char *dir, char **out, int quiet, const char *const *args)
 	cmd.cwd = dir;
 	cmd.env = git_env;
 	cmd.capture = out != NULL;
+	if (!out)
+		cmd.stdout_path = "/dev/null";	/* git's chatter is not our output */
 	cmd.stderr_null = quiet;
 	ret = run_exec(&cmd);
 	if (out)
