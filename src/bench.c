@@ -205,6 +205,7 @@ int bench_measure(struct bench *be, int i)
 	struct store_rec rec;
 	struct vm_opts o;
 	struct vm_result r;
+	enum build_status bst;
 	char *logdir = NULL, *log = NULL;
 	int st, ret = -1, nf, n;
 	double *tmp;
@@ -213,7 +214,10 @@ int bench_measure(struct bench *be, int i)
 		return 1;
 	if (ensure_image(be) < 0)
 		return -1;
-	if (build_lookup(&be->build, t->treeid, &res, (enum build_status *)&st) != 0) {
+	if (build_lookup(&be->build, t->treeid, &res, &bst) == 0) {
+		st = bst;
+		be->cached_builds++;
+	} else {
 		build_result_release(&res);
 		info("build: %s", t->label);
 		if (t->commit[0] && tree_checkout(be->tree, t->commit) < 0)
@@ -227,8 +231,6 @@ int bench_measure(struct bench *be, int i)
 		be->t_build += res.seconds;
 		if (st == BUILD_OK)
 			info("build: %s built in %.1f s", t->label, res.seconds);
-	} else {
-		be->cached_builds++;
 	}
 	if (st == BUILD_FAILED) {
 		warning("state %s does not compile; skipped. First errors: %s", t->label,

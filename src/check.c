@@ -56,20 +56,29 @@ int check_baseline_parse(struct check_baseline *b, const char *file, const char 
 		*val++ = '\0';
 		if (!strcmp(line, "tbisect-baseline"))
 			magic = 1;
-		else if (!strcmp(line, "version"))
+		else if (!strcmp(line, "version")) {
+			free(b->version);
 			b->version = xstrdup(val);
+		}
 		else if (!strcmp(line, "major"))
 			b->major = atoi(val);
-		else if (!strcmp(line, "mode"))
+		else if (!strcmp(line, "mode")) {
+			free(b->mode);
 			b->mode = xstrdup(val);
-		else if (!strcmp(line, "config"))
+		}
+		else if (!strcmp(line, "config")) {
+			free(b->config);
 			b->config = xstrdup(val);
-		else if (!strcmp(line, "params"))
+		}
+		else if (!strcmp(line, "params")) {
+			free(b->params);
 			b->params = xstrdup(val);
+		}
 		else if (!strcmp(line, "state")) {
 			char *sp = strchr(val, ' ');
 
 			b->state = atoi(val);
+			free(b->name);
 			b->name = xstrdup(sp ? sp + 1 : "?");
 		} else if (!strcmp(line, "samples")) {
 			char *tok, *q = val;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 enum kind { K_PATH, K_STR, K_LONG, K_DOUBLE, K_PERCENT, K_MODE, K_ACCEL, K_BOOL };
 
@@ -59,21 +60,55 @@ const char *conf_accel_name(enum conf_accel a)
 	return a == ACCEL_KVM ? "kvm" : a == ACCEL_TCG ? "tcg" : "auto";
 }
 
+/* The tbisect checkout: the directory of the binary, or its parent for a
+ * binary under build/.  Defaults live there, whatever the current directory
+ * (under "git bisect run" it is the kernel tree). */
+static char *conf_home(void)
+{
+	char exe[4096], *dir, *up, *probe;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return util_path_abs(NULL, ".");
+	exe[n] = '\0';
+	dir = util_dirname(exe);
+	probe = xasprintf("%s/kpatches", dir);
+	if (util_is_dir(probe)) {
+		free(probe);
+		return dir;
+	}
+	free(probe);
+	up = util_dirname(dir);
+	probe = xasprintf("%s/kpatches", up);
+	if (util_is_dir(probe)) {
+		free(probe);
+		free(dir);
+		return up;
+	}
+	free(probe);
+	free(up);
+	free(dir);
+	return util_path_abs(NULL, ".");
+}
+
 void conf_init(struct conf *c)
 {
 	const char *cache = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
+	const char *user_home = getenv("HOME");
+	char *home;
 
 	memset(c, 0, sizeof(*c));
 	if (cache && *cache)
 		c->workdir = xasprintf("%s/tbisect", cache);
 	else
-		c->workdir = xasprintf("%s/.cache/tbisect", home && *home ? home : "/tmp");
+		c->workdir = xasprintf("%s/.cache/tbisect", user_home && *user_home ? user_home : "/tmp");
 	c->tarball = xstrdup("/usr/src/linux-source-6.1.tar.xz");
-	c->patches = util_path_abs(NULL, "kpatches");
-	c->kconfig = util_path_abs(NULL, "kconfig/tbench.config");
-	c->image_init = util_path_abs(NULL, "images/init");
-	c->plot_dir = util_path_abs(NULL, "plots");
+	home = conf_home();
+	c->patches = xasprintf("%s/kpatches", home);
+	c->kconfig = xasprintf("%s/kconfig/tbench.config", home);
+	c->image_init = xasprintf("%s/images/init", home);
+	c->plot_dir = xasprintf("%s/plots", home);
+	free(home);
 	c->baseline = NULL;
 	c->good = xstrdup("base");
 	c->bad = NULL;
@@ -226,6 +261,9 @@ static int handler(void *user, const char *section, const char *name, const char
 {
 	struct parse_state *ps = user;
 
+	/* Report the first error only; inih goes on reading after it. */
+	if (ps->err)
+		return 0;
 	if (*section) {
 		if (!ps->err)
 			ps->err = xasprintf("sections are not supported: '[%s]'", section);
@@ -355,6 +393,7 @@ int conf_load(struct conf *c, const char *path)
 int conf_set(struct conf *c, const char *what, const char *assignment)
 {
 	struct parse_state ps;
+	size_t i;
 	int ret = 0;
 
 	memset(&ps, 0, sizeof(ps));
@@ -364,6 +403,15 @@ int conf_set(struct conf *c, const char *what, const char *assignment)
 	if (parse_buffer(&ps, assignment, strlen(assignment)) != 0 || ps.err || !ps.nkeys) {
 		error("%s: %s: '%s'", what, ps.err ? ps.err : "expected 'KEY = VALUE'", assignment);
 		ret = -1;
+	}
+	/* An override has no line in the file: messages must not point there. */
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		if (!ps.seen[i])
+			continue;
+		if (!strcmp(keys[i].name, "GOOD"))
+			c->good_line = 0;
+		if (!strcmp(keys[i].name, "BAD"))
+			c->bad_line = 0;
 	}
 	free(ps.err);
 	free(ps.dir);

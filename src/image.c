@@ -5,7 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* 2009-01-01 00:00 UTC, like KBUILD_BUILD_TIMESTAMP. */
+#define IMAGE_MTIME 1230768000
 
 struct input {
 	const char *src;
@@ -128,7 +133,7 @@ int image_build(const struct conf *c, char **path, char *key)
 	}
 	if (collect_libs(&libs) < 0)
 		goto out_hash;
-	util_hash_addstr(h, "tbisect-image-1");
+	util_hash_addstr(h, "tbisect-image-2");
 	for (i = 0; i < ARRAY_SIZE(fixed_inputs); i++) {
 		util_hash_addstr(h, fixed_inputs[i].dst);
 		if (util_hash_addfile(h, fixed_inputs[i].src) < 0)
@@ -190,6 +195,16 @@ int image_build(const struct conf *c, char **path, char *key)
 			names[nn++] = line;
 		}
 		qsort(names, nn, sizeof(char *), cmp_str);
+		/* cpio --reproducible keeps mtimes, and they reach the guest: one
+		 * fixed time makes the archive the same bytes on every machine. */
+		for (k = 0; k < nn; k++) {
+			struct timespec ts[2] = { { IMAGE_MTIME, 0 }, { IMAGE_MTIME, 0 } };
+			char *f = xasprintf("%s/%s", stage, names[k]);
+
+			if (utimensat(AT_FDCWD, f, ts, AT_SYMLINK_NOFOLLOW) < 0)
+				warning("cannot set the time of %s", f);
+			free(f);
+		}
 		for (k = 0; k < nn; k++)
 			sbuf_addf(&files, "%s\n", names[k]);
 		free(names);

@@ -28,6 +28,7 @@ enum exit_code {
 	EXIT_AMBIGUOUS = 4,		/* bisect: culprit among skipped states */
 	EXIT_SKIP = 125,		/* git-bisect-run/check: cannot build or boot */
 	EXIT_INTERRUPTED = 130,
+	EXIT_ABORT_BISECT = 255,	/* git-bisect-run: tool failure, stop git bisect */
 };
 
 static void usage(FILE *f)
@@ -52,7 +53,8 @@ static void usage(FILE *f)
 	      "STATE: base, head, an index, or a patch name.\n"
 	      "exit: 0 ok/culprit found, 1 regression (check) or bad (git-bisect-run), 2 error,\n"
 	      "      3 no regression between the ends, 4 culprit among skipped states,\n"
-	      "      125 cannot build/boot (skip), 130 interrupted.\n",
+	      "      125 cannot build/boot (skip), 130 interrupted; git-bisect-run exits 255 on a\n"
+	      "      tool failure so that git bisect run stops.\n",
 	      f);
 }
 
@@ -111,6 +113,16 @@ static int resolve_range(struct ctx *x, int argc, char **argv, int *good, int *b
 		return error("GOOD (%s = state %d) must come before BAD (%s = state %d)", g, *good, b,
 			     *bad);
 	}
+	return 0;
+}
+
+/* GOOD BAD from the arguments, or the whole series when none are given. */
+static int resolve_range_or_all(struct ctx *x, int argc, char **argv, int *good, int *bad)
+{
+	if (argc)
+		return resolve_range(x, argc, argv, good, bad);
+	*good = 0;
+	*bad = x->tree.n - 1;
 	return 0;
 }
 
@@ -236,7 +248,7 @@ static int cmd_measure(struct ctx *x, int argc, char **argv)
 }
 
 /* Draws the range's plot from everything recorded. */
-static void draw(struct ctx *x, struct bench *be, struct bisect *b, int good, int bad,
+static void draw(struct ctx *x, struct bench *be, int good, int bad,
 		 const struct bisect_change *chg, int nchg)
 {
 	struct plot p;
@@ -258,7 +270,6 @@ static void draw(struct ctx *x, struct bench *be, struct bisect *b, int good, in
 		plot_add(&p, i, label, v, n, m);
 		free(label);
 	}
-	(void)b;
 	if (p.n)
 		plot_write(&p);
 	plot_release(&p);
@@ -315,7 +326,7 @@ static int cmd_bisect(struct ctx *x, int argc, char **argv)
 	if (res.status != BISECT_ABORTED) {
 		struct bisect_change c = { res.culprit, res.parent, 0, 0, res.change, 0 };
 
-		draw(x, &be, &b, good, bad, &c, res.culprit >= 0 ? 1 : 0);
+		draw(x, &be, good, bad, &c, res.culprit >= 0 ? 1 : 0);
 	}
 	bisect_result_release(&res);
 	bisect_release(&b);
@@ -355,21 +366,14 @@ static int cmd_culprits(struct ctx *x, int argc, char **argv)
 	struct bisect b;
 	int good, bad, ret = EXIT_OK;
 
-	if (prepare(x) < 0)
-		return EXIT_ERROR;
-	if (argc == 0) {
-		/* The whole series: every culprit, the fix included. */
-		good = 0;
-		bad = x->tree.n - 1;
-	} else if (resolve_range(x, argc, argv, &good, &bad) < 0) {
-		return EXIT_ERROR;
-	}
-	if (bench_init(&be, &x->conf, &x->tree) < 0)
+	/* Default: the whole series, so the fix is found with the regression. */
+	if (prepare(x) < 0 || resolve_range_or_all(x, argc, argv, &good, &bad) < 0 ||
+	    bench_init(&be, &x->conf, &x->tree) < 0)
 		return EXIT_ERROR;
 	if (run_culprits(x, &be, &b, good, bad) < 0)
 		ret = EXIT_ERROR;
 	else
-		draw(x, &be, &b, good, bad, b.chg, b.nchg);
+		draw(x, &be, good, bad, b.chg, b.nchg);
 	bench_summary(&be, stdout);
 	bisect_release(&b);
 	bench_release(&be);
@@ -503,15 +507,8 @@ static int cmd_plot(struct ctx *x, int argc, char **argv)
 	struct bisect_params p;
 	int good, bad;
 
-	if (prepare(x) < 0)
-		return EXIT_ERROR;
-	if (argc == 0) {
-		good = 0;
-		bad = x->tree.n - 1;
-	} else if (resolve_range(x, argc, argv, &good, &bad) < 0) {
-		return EXIT_ERROR;
-	}
-	if (bench_init(&be, &x->conf, &x->tree) < 0)
+	if (prepare(x) < 0 || resolve_range_or_all(x, argc, argv, &good, &bad) < 0 ||
+	    bench_init(&be, &x->conf, &x->tree) < 0)
 		return EXIT_ERROR;
 	params_from_conf(&x->conf, &p);
 	bisect_init(&b, &bench_ops, &be, x->tree.n, &p);
@@ -535,7 +532,7 @@ static int cmd_plot(struct ctx *x, int argc, char **argv)
 			}
 			prev = i;
 		}
-		draw(x, &be, &b, good, bad, chg, nchg);
+		draw(x, &be, good, bad, chg, nchg);
 		free(chg);
 	}
 	bisect_release(&b);
@@ -546,7 +543,7 @@ static int cmd_plot(struct ctx *x, int argc, char **argv)
 static int cmd_git_bisect_run(struct ctx *x, int argc, char **argv)
 {
 	double good_above = NAN, bad_below = NAN;
-	int i;
+	int i, ret;
 
 	for (i = 0; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--good-above"))
@@ -554,11 +551,18 @@ static int cmd_git_bisect_run(struct ctx *x, int argc, char **argv)
 		else if (!strcmp(argv[i], "--bad-below"))
 			bad_below = atof(argv[i + 1]);
 		else
-			return error("git-bisect-run: unknown option '%s'", argv[i]), EXIT_ERROR;
+			return error("git-bisect-run: unknown option '%s'", argv[i]), EXIT_ABORT_BISECT;
 	}
 	if (i < argc)
-		return error("git-bisect-run: '%s' needs a value", argv[i]), EXIT_ERROR;
-	return check_git_bisect_run(&x->conf, good_above, bad_below);
+		return error("git-bisect-run: '%s' needs a value", argv[i]), EXIT_ABORT_BISECT;
+	ret = check_git_bisect_run(&x->conf, good_above, bad_below);
+	/* git bisect run takes 1..127 (but 125) as "bad": a tool failure must
+	 * abort the bisection instead, which any status >= 128 does. */
+	if (ret == EXIT_ERROR) {
+		error("git-bisect-run: tool failure; exiting 255 so that git bisect run stops");
+		ret = EXIT_ABORT_BISECT;
+	}
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -659,7 +663,7 @@ int main(int argc, char **argv)
 		ret = cmd_git_bisect_run(&x, argc, argv);
 	else if (!strcmp(cmd, "baseline") || !strcmp(cmd, "check")) {
 		if (prepare(&x) < 0)
-			ret = strcmp(cmd, "check") ? EXIT_ERROR : EXIT_ERROR;
+			ret = EXIT_ERROR;
 		else
 			ret = !strcmp(cmd, "check") ? check_run(&x.conf, &x.tree, argc ? argv[0] : NULL)
 						    : check_baseline(&x.conf, &x.tree, argc ? argv[0] : NULL);

@@ -186,22 +186,6 @@ int store_load(struct store *s)
 	return ret;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int store_append(struct store *s, const struct store_rec *rec)
 {
 	char *line = store_format(rec);
@@ -215,7 +199,7 @@ int store_append(struct store *s, const struct store_rec *rec)
 	}
 	if (fstat(fd, &st) == 0) {
 		if (st.st_size == 0) {
-			if (write_all(fd, header, strlen(header)) < 0)
+			if (util_write_all(fd, header, strlen(header)) < 0)
 				goto out_write;
 		} else {
 			char last = '\n';
@@ -226,13 +210,13 @@ int store_append(struct store *s, const struct store_rec *rec)
 					last = '\n';
 				close(rfd);
 			}
-			if (last != '\n' && write_all(fd, "\n", 1) < 0)
+			if (last != '\n' && util_write_all(fd, "\n", 1) < 0)
 				goto out_write;
 		}
 	}
 	if (fstat(fd, &st) < 0)
 		st.st_size = -1;
-	if (write_all(fd, line, strlen(line)) < 0 || fsync(fd) < 0) {
+	if (util_write_all(fd, line, strlen(line)) < 0 || fsync(fd) < 0) {
 		int e = errno;
 
 		/* Take a partial line back off; readers would skip it anyway. */

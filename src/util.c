@@ -237,7 +237,7 @@ int util_read_file(const char *path, char **out, size_t *len)
 	return 0;
 }
 
-static int write_all(int fd, const void *data, size_t len)
+int util_write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
 
@@ -276,7 +276,7 @@ int util_write_file_atomic(const char *path, const void *data, size_t len)
 		error("cannot create %s: %s", tmp, strerror(errno));
 		goto out_free;
 	}
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+	if (util_write_all(fd, data, len) < 0 || fsync(fd) < 0) {
 		error("cannot write %s: %s", tmp, strerror(errno));
 		goto out_close;
 	}
@@ -331,7 +331,7 @@ int util_copy_file(const char *src, const char *dst, char *hex_out)
 			goto out_out;
 		}
 		util_hash_add(h, buf, (size_t)n);
-		if (write_all(out, buf, (size_t)n) < 0) {
+		if (util_write_all(out, buf, (size_t)n) < 0) {
 			error("cannot write %s: %s", tmp, strerror(errno));
 			goto out_out;
 		}

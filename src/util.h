@@ -69,6 +69,8 @@ int util_write_file_atomic(const char *path, const void *data, size_t len);
 /* Copies src to dst atomically; the SHA-256 of the content goes to hex_out
  * (65 bytes) when not NULL. */
 int util_copy_file(const char *src, const char *dst, char *hex_out);
+/* write() until done, retrying on EINTR; 0 or -1 with errno set. */
+int util_write_all(int fd, const void *data, size_t len);
 int util_mkdir_p(const char *path);
 /* Removes a directory tree (no symlink following).  Returns 0 or -1. */
 int util_rm_rf(const char *path);

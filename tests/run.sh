@@ -181,7 +181,7 @@ check "no make left running after SIGINT" test -z "$(pgrep -f "make -C $W/linux"
 thr=$(awk -F'\t' 'NR>1 && $5=="ok" && ($2==4 || $2==6) {s[$2]=$6} END{printf "%.3f", (s[4]+s[6])/2}' "$W/results.tsv")
 c4=$(awk -F'\t' '$1==4{print $2}' "$W/states.tsv"); c5=$(awk -F'\t' '$1==5{print $2}' "$W/states.tsv"); c6=$(awk -F'\t' '$1==6{print $2}' "$W/states.tsv")
 git clone -q --shared "$W/linux" "$T/glinux" && git -C "$T/glinux" checkout -q "$c6"
-( cd "$T/glinux" && git bisect start -q "$c6" "$c4" >/dev/null && \
+( cd "$T/glinux" && git bisect start "$c6" "$c4" >/dev/null 2>&1 && \
   git bisect run "$BIN" -c "$T/test.conf" git-bisect-run --good-above "$thr" ) >"$T/out" 2>&1
 check "git bisect run + tbisect git-bisect-run names the hrtick commit" test -n "$(grep "^$c5 is the first bad commit" "$T/out")"
 ( cd "$T/glinux" && "$BIN" -c "$T/test.conf" git-bisect-run --good-above 1000000 ) >"$T/out" 2>&1; st=$?
@@ -197,9 +197,11 @@ Subject: [PATCH] sched: break the build on purpose (test)
 ---
 --- a/kernel/sched/features.h
 +++ b/kernel/sched/features.h
-@@ -40,1 +40,1 @@
+@@ -39,3 +39,3 @@
+ 
 -SCHED_FEAT(HRTICK, false)
 +SCHED_FEAT(HRTICK, false) this is not C
+ SCHED_FEAT(HRTICK_DL, false)
 PATCH
 printf '0001-x\n0002-x\n0003-broken.patch\n' >"$T/kp-broken/series"
 mv "$T/kp-broken/0001-"*.patch "$T/kp-broken/0001-x"; mv "$T/kp-broken/0002-"*.patch "$T/kp-broken/0002-x"
