@@ -123,16 +123,23 @@ int plot_write(struct plot *p)
 		const char *argv[] = { "gnuplot", gp, NULL };
 		struct run_cmd cmd;
 
+		char *log = xasprintf("%s/%s.log", p->dir, p->name);
+
 		run_init(&cmd, argv);
 		cmd.cwd = p->dir;
 		cmd.timeout = 60;
+		/* gnuplot's warnings (e.g. a one-point range) go beside the plot. */
+		cmd.stdout_path = log;
+		cmd.stderr_to_stdout = 1;
 		st = run_exec(&cmd);
 		run_release(&cmd);
 		if (st != 0) {
-			error("gnuplot %s failed (%s); install it with: apt-get install gnuplot-nox", gp,
-			      run_strstatus(st));
+			error("gnuplot %s failed (%s; see %s); install it with: apt-get install gnuplot-nox",
+			      gp, run_strstatus(st), log);
+			free(log);
 			goto out;
 		}
+		free(log);
 	}
 	info("plot: %s/%s.png and .svg (data %s, script %s)", p->dir, p->name, dat, gp);
 	ret = 0;
