@@ -196,7 +196,17 @@ static int ops_measure(void *ctx, int i)
 	return bench_measure(ctx, i);
 }
 
-const struct bisect_ops bench_ops = { ops_samples, ops_measure, ops_label };
+/* Average cost of one more run so far: builds spread over the runs. */
+static double ops_cost(void *ctx)
+{
+	struct bench *be = ctx;
+
+	if (!be->runs)
+		return 25.0;	/* a one-file build + boot + 3 s tbench here */
+	return (be->t_build + be->t_boot + be->t_bench) / be->runs;
+}
+
+const struct bisect_ops bench_ops = { ops_samples, ops_measure, ops_label, ops_cost };
 
 int bench_measure(struct bench *be, int i)
 {

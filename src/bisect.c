@@ -304,8 +304,20 @@ search:
 
 		if (mid < 0)
 			break;
-		info("bisect: testing %s (%d..%d, about %d steps left)", b->ops->label(b->ctx, mid),
-		     lo, hi, (int)ceil(log2(hi - lo)));
+		{
+			int steps = (int)ceil(log2(hi - lo));
+			double per = b->ops->cost ? b->ops->cost(b->ctx) : 0;
+			/* A step is one run (icount) or about 2 x runs_min (noisy). */
+			double left = steps * per * (b->p.deterministic ? 1 : 2 * b->p.runs_min) +
+				      2 * per;
+
+			if (per > 0)
+				info("bisect: testing %s (%d..%d, about %d steps left, ~%.0f min)",
+				     b->ops->label(b->ctx, mid), lo, hi, steps, left / 60);
+			else
+				info("bisect: testing %s (%d..%d, about %d steps left)",
+				     b->ops->label(b->ctx, mid), lo, hi, steps);
+		}
 		v = classify(b, mid, good, bad);
 		if (v == -2)
 			goto aborted;

@@ -46,6 +46,9 @@ struct bisect_ops {
 	int (*measure)(void *ctx, int i);
 	/* Short human label of state i. */
 	const char *(*label)(void *ctx, int i);
+	/* Optional: typical seconds one more run costs (for time estimates),
+	 * 0 when unknown. */
+	double (*cost)(void *ctx);
 };
 
 struct bisect_params {

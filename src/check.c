@@ -354,6 +354,7 @@ static void history_add(const struct conf *c, const char *name, double mbps, dou
 		free(p.xlabel);
 		p.xlabel = xstrdup("date of the check");
 		p.xtime = 1;
+		p.baseline = base;
 		while ((line = strsep(&q, "\n"))) {
 			double v;
 			long ts;

@@ -3,6 +3,7 @@
 #include "stats.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@ void plot_init(struct plot *p, const char *dir, const char *name, const char *ti
 	p->name = xstrdup(name);
 	p->title = xstrdup(title);
 	p->xlabel = xstrdup("state (patches applied)");
+	p->baseline = NAN;
 }
 
 void plot_release(struct plot *p)
@@ -63,7 +65,7 @@ static void script(struct plot *p, struct sbuf *sb, const char *term, const char
 	sbuf_addstr(sb, "set grid\nset key outside bottom center horizontal\nset datafile separator '\\t'\n"
 			"set offsets graph 0.03, graph 0.03, graph 0.45, graph 0.1\n");
 	if (p->xtime)
-		sbuf_addstr(sb, "set xdata time\nset timefmt '%s'\nset format x '%m-%d'\n");
+		sbuf_addstr(sb, "set xdata time\nset timefmt '%s'\nset format x \"%m-%d\\n%H:%M\"\n");
 	sbuf_addstr(sb, "unset label\nunset arrow\n");
 	for (i = 0, k = 0; i < p->n; i++) {
 		const struct plot_row *r = &p->row[i];
@@ -77,6 +79,18 @@ static void script(struct plot *p, struct sbuf *sb, const char *term, const char
 			      "noenhanced front\n", r->label, r->x, y, col);
 		sbuf_addf(sb, "set arrow from %.0f, graph %.2f to %.0f, %.4f lc rgb '%s' dt 2 front\n",
 			  r->x, y - 0.02, r->x, r->median, col);
+	}
+	if (p->xtime) {
+		/* History: the checks over time, regressions marked, the baseline. */
+		sbuf_addf(sb, "plot '%s.dat' using 1:2 with linespoints lw 2 lc rgb '#1f4e9c' pt 7 "
+			      "title 'head throughput', \\\n"
+			      "  '' using 1:($6==1?$2:1/0) with points pt 9 ps 2.5 lc rgb '#c00000' "
+			      "title 'regression'", p->name);
+		if (!isnan(p->baseline))
+			sbuf_addf(sb, ", \\\n  %.4f with lines dt 2 lc rgb '#2a9d2a' title 'baseline'",
+				  p->baseline);
+		sbuf_addstr(sb, "\n");
+		return;
 	}
 	sbuf_addf(sb,
 		  "plot '%s.dat' using 1:2:3:4 with yerrorlines lw 2 lc rgb '#1f4e9c' pt 7 ps 0.8 "

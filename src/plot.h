@@ -26,6 +26,7 @@ struct plot_row {
 struct plot {
 	char *dir, *name, *title, *xlabel;
 	int xtime;		/* x is a Unix time (history plot) */
+	double baseline;	/* drawn as a line when not NAN */
 	struct plot_row *row;
 	int n;
 };

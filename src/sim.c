@@ -78,4 +78,4 @@ static const char *sim_label(void *ctx, int i)
 	return s->label;
 }
 
-const struct bisect_ops sim_ops = { sim_samples, sim_measure, sim_label };
+const struct bisect_ops sim_ops = { sim_samples, sim_measure, sim_label, NULL };

@@ -79,6 +79,10 @@ static void test_conf(void)
 	conf_release(&c);
 	CHECK(load_conf_text("SHIFT = 11\n", 11, &c) < 0);
 	conf_release(&c);
+	/* An override of GOOD/BAD forgets the file line of the old value. */
+	CHECK(load_conf_text("GOOD = 1\nBAD = 7\n", strlen("GOOD = 1\nBAD = 7\n"), &c) == 0 && c.bad_line == 2);
+	CHECK(conf_set(&c, "-s", "BAD=9") == 0 && c.bad_line == 0 && c.good_line == 1);
+	conf_release(&c);
 	conf_init(&c);
 	CHECK(conf_set(&c, "-s", "SECONDS=5") == 0 && c.seconds == 5);
 	CHECK(conf_set(&c, "-s", "SECONDS") < 0);
