@@ -133,7 +133,7 @@ int image_build(const struct conf *c, char **path, char *key)
 	}
 	if (collect_libs(&libs) < 0)
 		goto out_hash;
-	util_hash_addstr(h, "tbisect-image-2");
+	util_hash_addstr(h, "tbisect-image-3");
 	for (i = 0; i < ARRAY_SIZE(fixed_inputs); i++) {
 		util_hash_addstr(h, fixed_inputs[i].dst);
 		if (util_hash_addfile(h, fixed_inputs[i].src) < 0)
@@ -167,6 +167,15 @@ int image_build(const struct conf *c, char **path, char *key)
 			goto out;
 	if (stage_file(stage, c->image_init, "init") < 0)
 		goto out;
+	{
+		/* The kernel runs /init only if it is executable, whatever the
+		 * mode of the file it came from. */
+		char *init = xasprintf("%s/init", stage);
+
+		if (chmod(init, 0755) < 0)
+			warning("cannot make %s executable", init);
+		free(init);
+	}
 	{
 		const char *dirs[] = { "proc", "sys", "dev", "tmp" };
 

@@ -123,19 +123,37 @@ tb measure 4
 check "second instance refuses, naming the holder" test "$st" = 2 -a -n "$(grep "in use by another tbisect" "$T/out")"
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
 
-# --- kill -9 during a measurement, then resume: nothing lost or duplicated.
-n1=$(nlines)
-"$BIN" -c "$T/test.conf" measure 3 >"$T/out" 2>&1 &
+# --- kill -9 during a bisection, then resume: same culprit, nothing lost.
+"$BIN" -c "$T/test.conf" bisect 3 6 >"$T/out" 2>&1 &
 pid=$!
 for i in $(seq 1 300); do grep -q "run: 3 (0003" "$T/out" && break; sleep 1; done
 sleep 3
 kill -9 $pid; wait $pid 2>/dev/null
 pkill -9 -f "qemu-system-x86_64.*$W" 2>/dev/null
-check "kill -9 mid-run left no record" test "$(nlines)" = "$n1"
-tb measure 3
-check "measure after kill -9 completes" test "$st" = 0 -a "$(nlines)" = "$((n1 + 1))"
+n1=$(nlines)
+keys1=$(awk -F'\t' 'NR>1{print $1}' "$W/results.tsv" | sort | md5sum)
+tb bisect 3 6
+check "bisect after kill -9 resumes and names the same culprit" test "$st" = 0 -a -n "$(grep "resumed:" "$T/out")" -a -n "$(grep "first bad state: 5 " "$T/out")"
+check "records from before the kill are all still there" test "$(awk -F'\t' -v n="$n1" 'NR<=n && NR>1{print $1}' "$W/results.tsv" | sort | md5sum)" = "$keys1"
 tb results
 check "no torn or corrupt records after kill -9" test -z "$(grep -E "torn|corrupt" "$T/out")"
+dups=$(awk -F'\t' 'NR>1{print $1, $15, $6}' "$W/results.tsv" | sort | uniq -d | wc -l)
+check "no duplicated record" test "$dups" = 0
+
+# --- guests that panic, hang or print garbage: the run fails with the
+# reason, the state is a skip, the console log is kept.
+printf '#!/bin/busybox sh\necho TBISECT-BEGIN\nexit 1\n' >"$T/init-panic"
+printf '#!/bin/busybox sh\necho TBISECT-BEGIN\nwhile :; do /bin/busybox sleep 1000; done\n' >"$T/init-hang"
+printf '#!/bin/busybox sh\necho TBISECT-BEGIN\necho "TBISECT-RESULT rc=0 mbps=lots clients=2"\n/bin/busybox reboot -f\n' >"$T/init-garbage"
+for kind in panic:panic hang:timeout garbage:bad-result; do
+  name=${kind%%:*} want=${kind#*:}
+  tb -s "IMAGE_INIT=$T/init-$name" -s BOOT_TIMEOUT=20 measure 4
+  check "$name guest: state is a skip (exit 125, got $st)" test "$st" = 125
+  has "failed: $want" && ok "$name guest: run marked $want with its reason" || { no "$name guest: run marked $want"; tail -3 "$T/out"; }
+  log=$(sed -n "s/.*console log kept: \([^)]*\)).*/\1/p" "$T/out" | tail -1)
+  check "$name guest: console log kept ($log)" test -s "$log" -o "$name" = hang -a -e "$log"
+done
+check "no QEMU left after the hang" test -z "$(pgrep -f "qemu-system-x86_64.*$W")"
 
 # --- SIGTERM during boot: QEMU stopped, exit 130, no record.
 n1=$(nlines)

@@ -25,7 +25,7 @@ static char tmpdir[256];
 
 #define CHECK(cond) do { \
 	if (cond) passed++; \
-	else { failed++; fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); } \
+	else { failed++; printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); } \
 } while (0)
 
 static char *write_tmp(const char *name, const char *data, size_t len)
