@@ -39,10 +39,10 @@ cchits=$(ccache -s 2>/dev/null | awk '/Hits:/{print $2" of "$4; exit}')
 echo "  bisect ${ccwarm}s; $(grep '^cost:' "$W/cc.out"); ccache hits $cchits"
 
 # Physical limit: (ceil(log2 N) + 2) x (one-file rebuild + link + boot + benchmark).
-n=$(( $("$BIN" -q states | awk -v g="$good" -v b="$bad" 'NR>1{print}' | wc -l) ))
-gi=$("$BIN" -q states | awk -F'\t' -v g="${good%.patch}" 'NR>1 && index($0,g){print $1}' | head -1)
-bi=$("$BIN" -q states | awk -F'\t' -v g="${bad%.patch}" 'NR>1 && index($0,g){print $1}' | head -1)
-states=$(( ${bi:-17} - ${gi:-1} + 1 ))
+# State indexes of the range, from the work directory's state list.
+gi=$(awk -F'\t' -v n="${good%.patch}" '$5==n || $5==n".patch"{print $1}' "$W/states.tsv")
+bi=$(awk -F'\t' -v n="${bad%.patch}" '$5==n || $5==n".patch"{print $1}' "$W/states.tsv")
+states=$(( bi - gi + 1 ))
 onefile=$(grep -h build_seconds "$W"/kernels/*/info 2>/dev/null | cut -d= -f2 | sort -n | head -1)
 read -r boot bench < <(awk -F'\t' 'NR>1 && $5=="ok"{b+=$13; t+=$14; n++} END{printf "%.1f %.1f\n", b/n, t/n}' "$W/results.warm.tsv")
 limit=$(awk -v s="$states" -v o="${onefile:-6}" -v b="$boot" -v t="$bench" \
@@ -52,10 +52,10 @@ plain="skipped" plain_ok="-"
 if [ -z "${BENCH_SKIP_PLAIN:-}" ]; then
   echo "# plain git bisect run (fresh O= without ccache per step, one wall-clock run, fixed threshold)"
   P=$W/plain-linux
-  git clone -q --no-checkout "$W/linux" "$P" && git -C "$P" checkout -q "$("$BIN" -q states | awk -F'\t' -v i="$bi" '$1==i{print $2}')"
+  gc=$(awk -F'\t' -v i="$gi" '$1==i{print $2}' "$W/states.tsv")
+  bc=$(awk -F'\t' -v i="$bi" '$1==i{print $2}' "$W/states.tsv")
+  git clone -q --no-checkout "$W/linux" "$P" && git -C "$P" checkout -q "$bc"
   img=$(ls "$W"/images/*.cpio | head -1)
-  gc=$("$BIN" -q states | awk -F'\t' -v i="$gi" '$1==i{print $2}')
-  bc=$("$BIN" -q states | awk -F'\t' -v i="$bi" '$1==i{print $2}')
   # The hand-picked threshold: 2% under one wall-clock run of GOOD would be typical;
   # we give it the icount midpoint scaled to TCG speed it cannot know, so use a run.
   thr=${PLAIN_THRESHOLD:-}
@@ -65,11 +65,11 @@ if [ -z "${BENCH_SKIP_PLAIN:-}" ]; then
     g1=$(cd "$P" && bash "$TOP/tests/bench/plain-step.sh" "$TOP/kconfig/tbench.config" "$img" 0 2>&1 | sed -n 's/.* \([0-9.]*\) MB\/s.*/\1/p')
     thr=$(awk -v g="$g1" 'BEGIN{printf "%.3f", g*0.97}')
   fi
-  ( cd "$P" && git bisect start -q "$bc" "$gc" >/dev/null && \
+  ( cd "$P" && git bisect start "$bc" "$gc" >/dev/null 2>&1 && \
     git bisect run bash "$TOP/tests/bench/plain-step.sh" "$TOP/kconfig/tbench.config" "$img" "$thr" ) >"$W/plain.out" 2>&1
   t1=$(now); plain=$(el "$t0" "$t1")
   pc=$(sed -n 's/^\([0-9a-f]\{40\}\) is the first bad commit/\1/p' "$W/plain.out" | head -1)
-  pci=$("$BIN" -q states | awk -F'\t' -v c="${pc:0:12}" '$2==c{print $1}')
+  pci=$(awk -F'\t' -v c="$pc" '$2==c{print $1}' "$W/states.tsv")
   plain_ok="state ${pci:-?}"
   echo "  ${plain}s, named $plain_ok (threshold $thr MB/s)"
 fi
