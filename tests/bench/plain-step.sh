@@ -17,4 +17,5 @@ timeout 300 qemu-system-x86_64 -nodefaults -display none -no-reboot -serial file
 mb=$(sed -n 's/.*mbps=\([0-9.]*\).*/\1/p' "$out/con" | tail -1)
 [ -n "$mb" ] || exit 125
 echo "plain-step: $(git rev-parse --short HEAD) $mb MB/s (threshold $thr)" >&2
-awk -v m="$mb" -v t="$thr" 'BEGIN { exit !(m < t) }'
+# bad (exit 1) when below the threshold
+awk -v m="$mb" -v t="$thr" 'BEGIN { exit (m < t) ? 1 : 0 }'
