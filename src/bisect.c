@@ -97,6 +97,24 @@ static int ensure(struct bisect *b, int i, int want)
 	}
 }
 
+int bisect_gather(const struct bisect_ops *ops, void *ctx, int i, int want, int max_fail,
+		  const double **v)
+{
+	for (;;) {
+		int nf, n = ops->samples(ctx, i, v, &nf), r;
+
+		if (n >= want)
+			return n;
+		if (nf >= max_fail + n)
+			return 0;
+		r = ops->measure(ctx, i);
+		if (r < 0)
+			return -1;
+		if (r == 1)
+			return 0;
+	}
+}
+
 double bisect_value(struct bisect *b, int i)
 {
 	const double *v;

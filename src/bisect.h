@@ -111,6 +111,11 @@ int bisect_run(struct bisect *b, int good, int bad, struct bisect_result *res);
 /* Finds every state in good..bad whose throughput differs from its parent
  * by more than the threshold, into b->chg/b->nchg (sorted).  0 or -1. */
 int bisect_culprits(struct bisect *b, int good, int bad);
+/* Runs state i through ops until it has want successful samples.  Returns
+ * their count with *v as ops->samples gives it, 0 when the state is unusable
+ * or max_fail more of its runs failed than succeeded, -1 when aborted. */
+int bisect_gather(const struct bisect_ops *ops, void *ctx, int i, int want, int max_fail,
+		  const double **v);
 /* Median of the samples of state i (NAN if none). */
 double bisect_value(struct bisect *b, int i);
 /* Writes the verdict of a bisect_run() in words. */

@@ -155,31 +155,19 @@ int check_core(const struct bisect_params *p, const struct check_baseline *base,
 	       int head, const struct bisect_ops *ops, void *ctx, int n, int do_bisect,
 	       struct check_report *rep)
 {
-	int want = p->deterministic ? 1 : p->runs_min, nf, k;
 	const double *v;
+	int k;
 
 	memset(rep, 0, sizeof(*rep));
 	rep->culprit = -1;
 	rep->base_v = stats_median(base->v, base->n);
-	for (;;) {
-		int r;
-
-		k = ops->samples(ctx, head, &v, &nf);
-		if (k >= want)
-			break;
-		if (nf >= 2 + k) {
-			rep->skipped = 1;
-			rep->exit_code = 125;
-			return 0;
-		}
-		r = ops->measure(ctx, head);
-		if (r < 0)
-			return -1;
-		if (r == 1) {
-			rep->skipped = 1;
-			rep->exit_code = 125;
-			return 0;
-		}
+	k = bisect_gather(ops, ctx, head, p->deterministic ? 1 : p->runs_min, 2, &v);
+	if (k < 0)
+		return -1;
+	if (k == 0) {
+		rep->skipped = 1;
+		rep->exit_code = 125;
+		return 0;
 	}
 	rep->head_v = stats_median(v, k);
 	rep->verdict = check_verdict(p, base->v, base->n, v, k, &rep->change, &rep->p);
@@ -275,22 +263,7 @@ static void current_identity(const struct conf *c, struct check_baseline *b)
  * count (>0), 0 when the state cannot be built or booted, -1 on error. */
 static int gather(const struct conf *c, struct bench *be, int s, const double **v)
 {
-	int want = c->mode == MODE_ICOUNT ? 1 : (int)c->runs_min, nf, n;
-
-	for (;;) {
-		int r;
-
-		n = bench_ops.samples(be, s, v, &nf);
-		if (n >= want)
-			return n;
-		if (nf >= 2 + n)
-			return 0;
-		r = bench_measure(be, s);
-		if (r < 0)
-			return -1;
-		if (r == 1)
-			return 0;
-	}
+	return bisect_gather(&bench_ops, be, s, c->mode == MODE_ICOUNT ? 1 : (int)c->runs_min, 2, v);
 }
 
 int check_baseline(const struct conf *c, struct tree *t, const char *spec)

@@ -430,7 +430,7 @@ static int cmd_attribute(struct ctx *x, int argc, char **argv)
 	printf("  %-6s %-12s %-10s %s\n", "state", "reverted", "recovered", "subject");
 	for (i = 0; i < nsus; i++) {
 		char commit[41], treeid[41], pct[32];
-		int c = suspect[i], r, k, nf, n, j, dup = 0;
+		int c = suspect[i], r, k, n, j, dup = 0;
 		const double *v;
 
 		for (j = 0; j < i; j++)
@@ -454,14 +454,9 @@ static int cmd_attribute(struct ctx *x, int argc, char **argv)
 			free(name);
 			free(subj);
 		}
-		n = bench_ops.samples(&be, k, &v, &nf);
-		while (n < (x->conf.mode == MODE_ICOUNT ? 1 : x->conf.runs_min) && nf < 2 + n) {
-			r = bench_measure(&be, k);
-			if (r)
-				break;
-			n = bench_ops.samples(&be, k, &v, &nf);
-		}
-		if (r < 0) {
+		n = bisect_gather(&bench_ops, &be, k, x->conf.mode == MODE_ICOUNT ? 1 : (int)x->conf.runs_min,
+				  2, &v);
+		if (n < 0) {
 			ret = EXIT_ERROR;
 			break;
 		}

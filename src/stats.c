@@ -31,11 +31,6 @@ double stats_median(const double *x, int n)
 	return m;
 }
 
-double stats_mean(const double *x, int n)
-{
-	return n > 0 ? gsl_stats_mean(x, 1, (size_t)n) : NAN;
-}
-
 double stats_sd(const double *x, int n)
 {
 	return n > 1 ? gsl_stats_sd(x, 1, (size_t)n) : 0.0;
@@ -49,21 +44,6 @@ double stats_min(const double *x, int n)
 double stats_max(const double *x, int n)
 {
 	return n > 0 ? gsl_stats_max(x, 1, (size_t)n) : NAN;
-}
-
-double stats_mad(const double *x, int n)
-{
-	double *c, m;
-
-	if (n < 2)
-		return 0.0;
-	double *work = xmalloc((size_t)n * sizeof(double));
-
-	c = sorted_copy(x, n);
-	m = gsl_stats_mad(c, 1, (size_t)n, work);
-	free(work);
-	free(c);
-	return m;
 }
 
 double stats_z(double p)

@@ -6,12 +6,9 @@
 #define TBISECT_STATS_H
 
 double stats_median(const double *x, int n);
-double stats_mean(const double *x, int n);
 double stats_sd(const double *x, int n);	/* sample sd, 0 when n < 2 */
 double stats_min(const double *x, int n);
 double stats_max(const double *x, int n);
-/* Median absolute deviation scaled to estimate sd (x 1.4826). */
-double stats_mad(const double *x, int n);
 
 /* Two-sided Mann-Whitney U test of x against y, normal approximation with
  * tie and continuity correction.  Returns the p-value (1 when n < 2). */

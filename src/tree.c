@@ -238,13 +238,6 @@ static int read_states(struct tree *t, char *hash_out)
 	return t->n ? 0 : -1;
 }
 
-int tree_load_states(struct tree *t)
-{
-	if (read_states(t, NULL) < 0)
-		return error("no prepared kernel tree in %s; run: tbisect prepare", t->conf->workdir);
-	return 0;
-}
-
 int tree_checkout(const struct tree *t, const char *commit)
 {
 	if (GIT(t->dir, NULL, 1, "checkout", "-q", "-f", "--detach", commit) != 0)

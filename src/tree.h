@@ -43,8 +43,6 @@ struct tree {
 void tree_init(struct tree *t, const struct conf *c);
 /* Extracts and applies as needed.  Returns 0 or -1 (reported). */
 int tree_prepare(struct tree *t, const struct series *s);
-/* Loads WORKDIR/states.tsv written by an earlier prepare; 0 or -1. */
-int tree_load_states(struct tree *t);
 /* State index for a spec, or -1 after reporting an error naming it. */
 int tree_resolve(const struct tree *t, const char *spec);
 /* Forces the work tree to commit (detached).  0 or -1. */
