@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int bench_init(struct bench *be, const struct conf *c, struct tree *tree)
 {
@@ -105,9 +106,14 @@ static void measure_key(struct bench *be, const char *kernel_sha, char *key)
 
 static int ensure_image(struct bench *be)
 {
+	double t0 = util_now();
+	int r;
+
 	if (be->image)
 		return 0;
-	return image_build(be->conf, &be->image, be->image_key);
+	r = image_build(be->conf, &be->image, be->image_key);
+	be->t_image += util_now() - t0;
+	return r;
 }
 
 /* Wall-clock mode needs to know the accelerator before a key exists. */
@@ -196,6 +202,16 @@ static int ops_measure(void *ctx, int i)
 	return bench_measure(ctx, i);
 }
 
+static int ops_ensure_many(void *ctx, const int *idx, const int *want, int n)
+{
+	return bench_ensure_many(ctx, idx, want, n);
+}
+
+static int ops_parallel(void *ctx)
+{
+	return bench_parallel(ctx);
+}
+
 /* Average cost of one more run so far: builds spread over the runs. */
 static double ops_cost(void *ctx)
 {
@@ -206,70 +222,126 @@ static double ops_cost(void *ctx)
 	return (be->t_build + be->t_boot + be->t_bench) / be->runs;
 }
 
-const struct bisect_ops bench_ops = { ops_samples, ops_measure, ops_label, ops_cost };
+const struct bisect_ops bench_ops = { ops_samples, ops_measure, ops_label, ops_cost, ops_ensure_many,
+				       ops_parallel };
 
-int bench_measure(struct bench *be, int i)
+/* Builds target i (or finds it built) and learns its key: 0 ready with res
+ * filled, 1 unusable (res released), -1 error or interrupt. */
+static int prepare(struct bench *be, int i, struct build_result *res)
 {
 	struct bench_target *t = &be->t[i];
-	struct build_result res;
-	struct store_rec rec;
-	struct vm_opts o;
-	struct vm_result r;
 	enum build_status bst;
-	char *logdir = NULL, *log = NULL;
-	int st, ret = -1, nf, n;
-	double *tmp;
+	int st;
 
+	memset(res, 0, sizeof(*res));
 	if (t->unusable)
 		return 1;
 	if (ensure_image(be) < 0)
 		return -1;
-	if (build_lookup(&be->build, t->treeid, &res, &bst) == 0) {
+	if (build_lookup(&be->build, t->treeid, res, &bst) == 0) {
 		st = bst;
 		be->cached_builds++;
 	} else {
-		build_result_release(&res);
+		build_result_release(res);
 		info("build: %s", t->label);
+		double t0 = util_now();
+
 		if (t->commit[0] && tree_checkout(be->tree, t->commit) < 0)
 			return -1;
-		st = build_kernel(&be->build, t->treeid, &res);
+		be->t_checkout += util_now() - t0;
+		st = build_kernel(&be->build, t->treeid, res);
 		if (st < 0) {
-			build_result_release(&res);
+			build_result_release(res);
 			return -1;
 		}
 		be->builds++;
-		be->t_build += res.seconds;
+		be->t_build += res->seconds;
 		if (st == BUILD_OK)
-			info("build: %s built in %.1f s", t->label, res.seconds);
+			info("build: %s built in %.1f s", t->label, res->seconds);
 	}
 	if (st == BUILD_FAILED) {
 		warning("state %s does not compile; skipped. First errors: %s", t->label,
-			res.errors ? res.errors : "?");
+			res->errors ? res->errors : "?");
 		t->unusable = 1;
-		build_result_release(&res);
+		build_result_release(res);
 		return 1;
 	}
-	if (ensure_accel(be, res.vmlinux) < 0)
-		goto out;
-	measure_key(be, res.kernel_sha, t->key);
+	if (ensure_accel(be, res->vmlinux) < 0) {
+		build_result_release(res);
+		return -1;
+	}
+	measure_key(be, res->kernel_sha, t->key);
 	t->key_known = 1;
+	return 0;
+}
+
+/* One run in flight. */
+struct slot {
+	int i;			/* target, -1 when the slot is free */
+	struct build_result res;
+	struct vm_opts o;
+	struct vm_job job;
+	char *log;
+	double build_s;
+};
+
+/* Starts a run of target i (prepared into s->res) in slot s; inflight runs
+ * of the same kernel so far number the log.  0 or -1. */
+static int start_run(struct bench *be, struct slot *s, int i, int inflight)
+{
+	struct bench_target *t = &be->t[i];
+	char *logdir;
+	double *tmp;
+	int n, nf;
+
 	n = store_samples(&be->store, t->key, &tmp, &nf);
 	free(tmp);
-
 	logdir = xasprintf("%s/logs", be->conf->workdir);
-	if (util_mkdir_p(logdir) < 0)
-		goto out;
-	log = xasprintf("%s/run-%.12s-%d.log", logdir, t->key, n + nf + 1);
-	vm_opts_init(&o, be->conf);
-	o.kernel = res.vmlinux;
-	o.initrd = be->image;
-	o.log = log;
-	o.accel = be->accel;
-	o.icount = be->conf->mode == MODE_ICOUNT;
-	info("run: %s, run %d, %s, elapsed %.0f s", t->label, n + nf + 1, bench_mode(be),
+	if (util_mkdir_p(logdir) < 0) {
+		free(logdir);
+		return -1;
+	}
+	s->i = i;
+	s->build_s = s->res.cached ? 0 : s->res.seconds;
+	s->log = xasprintf("%s/run-%.12s-%d.log", logdir, t->key, n + nf + 1 + inflight);
+	free(logdir);
+	vm_opts_init(&s->o, be->conf);
+	s->o.kernel = s->res.vmlinux;
+	s->o.initrd = be->image;
+	s->o.log = s->log;
+	s->o.accel = be->accel;
+	s->o.icount = be->conf->mode == MODE_ICOUNT;
+	info("run: %s, run %d, %s, elapsed %.0f s", t->label, n + nf + 1 + inflight, bench_mode(be),
 	     util_now() - be->t_start);
-	if (vm_run(&o, &r) < 0)
+	if (vm_start(&s->o, &s->job) < 0) {
+		vm_job_release(&s->job);
+		return -1;
+	}
+	return 0;
+}
+
+static void slot_release(struct slot *s)
+{
+	if (s->i >= 0)
+		vm_job_release(&s->job);
+	build_result_release(&s->res);
+	free(s->log);
+	memset(s, 0, sizeof(*s));
+	s->i = -1;
+}
+
+/* Waits for the run in slot s, records it and frees the slot.  0 or -1. */
+static int finish_run(struct bench *be, struct slot *s)
+{
+	struct bench_target *t = &be->t[s->i];
+	struct store_rec rec;
+	struct vm_result r;
+	int ret = -1;
+
+	if (vm_finish(&s->job, &r) < 0) {
+		s->i = -1;	/* job released by vm_finish */
 		goto out;
+	}
 	be->runs++;
 	be->t_boot += r.boot_s;
 	be->t_bench += r.bench_s;
@@ -286,12 +358,13 @@ int bench_measure(struct bench *be, int i)
 	rec.shift = be->conf->mode == MODE_ICOUNT ? be->conf->shift : -1;
 	rec.clients = be->conf->clients;
 	rec.seconds = be->conf->seconds;
-	rec.build_s = res.cached ? 0 : res.seconds;
+	rec.build_s = s->build_s;
 	rec.boot_s = r.boot_s;
 	rec.bench_s = r.bench_s;
 	rec.timestamp = (long)time(NULL);
 	rec.version = TBISECT_VERSION;
 	rec.reason = r.status == VM_OK ? "-" : r.reason;
+	s->i = -1;	/* job released by vm_finish */
 	if (store_append(&be->store, &rec) < 0)
 		goto out;
 	if (r.status == VM_OK)
@@ -299,12 +372,140 @@ int bench_measure(struct bench *be, int i)
 		     bench_mode(be), r.boot_s, r.bench_s);
 	else
 		warning("run of %s failed: %s: %s (console log kept: %s)", t->label,
-			vm_status_name(r.status), r.reason, log);
+			vm_status_name(r.status), r.reason, s->log);
 	ret = 0;
 out:
-	build_result_release(&res);
-	free(log);
-	free(logdir);
+	slot_release(s);
+	return ret;
+}
+
+int bench_measure(struct bench *be, int i)
+{
+	struct slot s;
+	int r;
+
+	memset(&s, 0, sizeof(s));
+	s.i = -1;
+	r = prepare(be, i, &s.res);
+	if (r != 0)
+		return r;
+	if (start_run(be, &s, i, 0) < 0) {
+		slot_release(&s);
+		return -1;
+	}
+	return finish_run(be, &s);
+}
+
+int bench_parallel(const struct bench *be)
+{
+	long n = be->conf->vms;
+
+	if (be->conf->mode != MODE_ICOUNT)
+		return 1;	/* wall-clock runs would disturb each other */
+	if (n <= 0)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	return n > BENCH_MAX_VMS ? BENCH_MAX_VMS : (int)n;
+}
+
+/* Runs of key in flight in the slots. */
+static int inflight(struct bench *be, struct slot *slot, int par, const char *key)
+{
+	int j, n = 0;
+
+	for (j = 0; j < par; j++)
+		if (slot[j].i >= 0 && !strcmp(be->t[slot[j].i].key, key))
+			n++;
+	return n;
+}
+
+/* Polls the slots, recording finished runs, until one is free: its index,
+ * or -1 on a tool error. */
+static int free_slot(struct bench *be, struct slot *slot, int par)
+{
+	for (;;) {
+		int j, got = -1;
+
+		for (j = 0; j < par; j++) {
+			if (slot[j].i >= 0 && vm_poll(&slot[j].job) && finish_run(be, &slot[j]) < 0)
+				return -1;
+			if (slot[j].i < 0 && got < 0)
+				got = j;
+		}
+		if (got >= 0)
+			return got;
+		run_pause(NULL);
+	}
+}
+
+int bench_ensure_many(struct bench *be, const int *idx, const int *want, int n)
+{
+	struct slot slot[BENCH_MAX_VMS];
+	int par = bench_parallel(be), k, j, ret = -1;
+
+	for (j = 0; j < BENCH_MAX_VMS; j++) {
+		memset(&slot[j], 0, sizeof(slot[j]));
+		slot[j].i = -1;
+	}
+	for (k = 0; k < n; k++) {
+		struct build_result res;
+		double *tmp;
+		int have, nf, r, more;
+
+		/* Build the next kernel while earlier ones boot. */
+		r = prepare(be, idx[k], &res);
+		if (r < 0)
+			goto out;
+		if (r == 1)
+			continue;
+		have = store_samples(&be->store, be->t[idx[k]].key, &tmp, &nf);
+		free(tmp);
+		/* Identical kernels share runs: count those under way. */
+		more = want[k] - have - inflight(be, slot, par, be->t[idx[k]].key);
+		for (; more > 0; more--) {
+			int f = free_slot(be, slot, par), in;
+
+			if (f < 0)
+				goto out_res;
+			in = inflight(be, slot, par, be->t[idx[k]].key);
+			if (more > 1) {
+				/* The slot keeps its own copy of the build result. */
+				if (build_lookup(&be->build, be->t[idx[k]].treeid, &slot[f].res,
+						 &(enum build_status){ 0 }) != 0)
+					goto out_res;
+			} else {
+				slot[f].res = res;
+				memset(&res, 0, sizeof(res));
+			}
+			if (start_run(be, &slot[f], idx[k], in) < 0) {
+				slot[f].i = -1;
+				goto out_res;
+			}
+		}
+		build_result_release(&res);
+		continue;
+out_res:
+		build_result_release(&res);
+		goto out;
+	}
+	/* Poll them all: each VM's watch must see its own boot end. */
+	for (;;) {
+		int busy = 0;
+
+		for (j = 0; j < par; j++) {
+			if (slot[j].i >= 0 && vm_poll(&slot[j].job) && finish_run(be, &slot[j]) < 0)
+				goto out;
+			busy += slot[j].i >= 0;
+		}
+		if (!busy)
+			break;
+		run_pause(NULL);
+	}
+	ret = 0;
+out:
+	for (j = 0; j < par; j++)
+		slot_release(&slot[j]);
 	return ret;
 }
 
@@ -314,4 +515,10 @@ void bench_summary(struct bench *be, FILE *f)
 		   "(boot %.0f s, tbench %.0f s), %.0f s in all; mode %s\n",
 		be->builds, be->t_build, be->cached_builds, be->runs, be->t_boot, be->t_bench,
 		util_now() - be->t_start, bench_mode(be));
+	/* Builds overlap VM runs (up to bench_parallel() at once), so the
+	 * phases add up to more than the wall time. */
+	fprintf(f, "phases: checkout %.1f s, config %.1f s, build %.1f s, image %.1f s, boot %.1f s, "
+		   "tbench %.1f s; %d VMs at once\n",
+		be->t_checkout, be->build.config_seconds, be->t_build,
+		be->t_image, be->t_boot, be->t_bench, bench_parallel(be));
 }

@@ -23,6 +23,8 @@
 #include "store.h"
 #include "tree.h"
 
+#define BENCH_MAX_VMS 16
+
 struct bench_target {
 	char commit[41], treeid[41];
 	int state;		/* tree state index, -1 for extra targets */
@@ -48,7 +50,7 @@ struct bench {
 	int n;
 	/* Counters of this process, for the summary and the benchmarks. */
 	int builds, runs, cached_builds;
-	double t_build, t_boot, t_bench, t_start;
+	double t_build, t_boot, t_bench, t_start, t_image, t_checkout;
 };
 
 int bench_init(struct bench *be, const struct conf *c, struct tree *tree);
@@ -58,6 +60,15 @@ int bench_add_target(struct bench *be, const char *commit, const char *treeid,
 /* One run of target i: 0 run recorded (ok or failed), 1 target unusable
  * (does not build), -1 tool error or interrupt. */
 int bench_measure(struct bench *be, int i);
+/* Brings target idx[k] to want[k] recorded successful runs (one attempt per
+ * missing run; targets with identical kernels share runs): up to
+ * bench_parallel() VMs at once, the next kernel built while earlier ones
+ * run.  Unusable targets are skipped.  0 done, -1 tool error or interrupt
+ * (runs finished so far stay recorded). */
+int bench_ensure_many(struct bench *be, const int *idx, const int *want, int n);
+/* VMs run at once: VMS (0 = cores) in icount mode, whose figures do not
+ * depend on host load; always 1 in wall-clock mode. */
+int bench_parallel(const struct bench *be);
 /* The measurement mode in words, e.g. "icount shift=1, TCG". */
 const char *bench_mode(struct bench *be);
 void bench_summary(struct bench *be, FILE *f);

@@ -11,6 +11,8 @@
 #define REPEAT_TOLERANCE 0.001
 /* Each state's verdict gets this share of alpha: a bisection makes several. */
 #define SPRT_SHARE 10
+/* Most states probed at once in one search round. */
+#define PICK_MAX 8
 
 void bisect_params_default(struct bisect_params *p)
 {
@@ -113,6 +115,61 @@ int bisect_gather(const struct bisect_ops *ops, void *ctx, int i, int want, int 
 		if (r == 1)
 			return 0;
 	}
+}
+
+/* Parallel width of the backend in the deterministic rule, else 1. */
+static int width(struct bisect *b)
+{
+	int w;
+
+	if (!b->p.deterministic || !b->ops->ensure_many || !b->ops->parallel)
+		return 1;
+	w = b->ops->parallel(b->ctx);
+	return w < 1 ? 1 : w > PICK_MAX ? PICK_MAX : w;
+}
+
+/* Gets state[k] up to want[k] samples with side-by-side runs where the
+ * backend can; ensure() then finds them recorded.  Only a speed-up: what it
+ * cannot do (failed runs, unusable states) is left to ensure().  0 or -2. */
+static int prefetch(struct bisect *b, const int *state, const int *want, int n)
+{
+	int *st, *wn, m = 0, k, j, runs = 0, ret = 0;
+
+	if (width(b) < 2)
+		return 0;
+	st = xcalloc((size_t)n + 1, sizeof(int));
+	wn = xcalloc((size_t)n + 1, sizeof(int));
+	for (k = 0; k < n; k++) {
+		const double *v;
+		int nf, have;
+
+		if (state[k] < 0 || b->skip[state[k]])
+			continue;
+		have = b->ops->samples(b->ctx, state[k], &v, &nf);
+		if (have >= want[k] || nf >= b->p.max_fail + have)
+			continue;
+		for (j = 0; j < m && st[j] != state[k]; j++)
+			;
+		if (j == m) {
+			st[m] = state[k];
+			wn[m++] = want[k];
+			runs += want[k] - have;
+		} else if (want[k] > wn[j]) {
+			runs += want[k] - wn[j];
+			wn[j] = want[k];
+		}
+	}
+	if (runs >= 2) {
+		if (b->ops->ensure_many(b->ctx, st, wn, m) < 0) {
+			b->aborted = 1;
+			ret = -2;
+		} else {
+			b->runs += runs;
+		}
+	}
+	free(st);
+	free(wn);
+	return ret;
 }
 
 double bisect_value(struct bisect *b, int i)
@@ -265,6 +322,28 @@ static int pick_mid(struct bisect *b, int lo, int hi)
 	return -1;
 }
 
+/* Up to k unskipped states strictly between lo and hi, in increasing order,
+ * nearest to the points that cut lo..hi into k+1 equal parts.  Count. */
+static int pick_points(struct bisect *b, int lo, int hi, int k, int *out)
+{
+	int j, m = 0;
+
+	for (j = 1; j <= k; j++) {
+		int t = lo + (int)((long)(hi - lo) * j / (k + 1)), d, got = -1;
+		int floor = m ? out[m - 1] : lo;
+
+		for (d = 0; d <= hi - lo && got < 0; d++) {
+			if (t - d > floor && t - d < hi && !b->skip[t - d])
+				got = t - d;
+			else if (t + d > floor && t + d < hi && !b->skip[t + d])
+				got = t + d;
+		}
+		if (got >= 0)
+			out[m++] = got;
+	}
+	return m;
+}
+
 static void collect_skipped(struct bisect *b, struct bisect_result *res)
 {
 	int i;
@@ -274,6 +353,42 @@ static void collect_skipped(struct bisect *b, struct bisect_result *res)
 			res->skipped = xrealloc(res->skipped, (size_t)(res->nskipped + 1) * sizeof(int));
 			res->skipped[res->nskipped++] = i;
 		}
+}
+
+/* Deterministic rule: second runs of states a, b2, c, d (-1: none), side by
+ * side where possible, and the check that repeats agree.  0, 1 when the
+ * engine switched to the noisy rule (restart), -2 aborted. */
+static int repeats(struct bisect *b, int a, int b2, int c, int d)
+{
+	int st[4] = { a, b2, c, d }, want[4] = { 2, 2, 2, 2 }, k;
+
+	if (!b->p.deterministic)
+		return 0;
+	if (prefetch(b, st, want, 4) == -2)
+		return -2;
+	for (k = 0; k < 4; k++)
+		if (st[k] >= 0 && ensure(b, st[k], 2) == -2)
+			return -2;
+	for (k = 0; k < 4; k++)
+		if (st[k] >= 0)
+			check_repeats(b, st[k]);
+	if (b->switched == 1) {
+		b->switched = 2;
+		return 1;
+	}
+	return 0;
+}
+
+/* Runs state i lacks to have want samples (0 when skipped). */
+static int missing(struct bisect *b, int i, int want)
+{
+	const double *v;
+	int nf, have;
+
+	if (i < 0 || b->skip[i])
+		return 0;
+	have = b->ops->samples(b->ctx, i, &v, &nf);
+	return have < want ? want - have : 0;
 }
 
 int bisect_run(struct bisect *b, int good, int bad, struct bisect_result *res)
@@ -286,6 +401,12 @@ restart:
 	res->good = good;
 	res->bad = bad;
 	res->culprit = res->parent = -1;
+	{
+		int st[2] = { good, bad }, want[2] = { 1, 1 };
+
+		if (prefetch(b, st, want, 2) == -2)
+			goto aborted;
+	}
 	r = compare(b, good, bad, &c);
 	if (r == -2)
 		goto aborted;
@@ -293,13 +414,14 @@ restart:
 		res->status = BISECT_ENDPOINT_FAILED;
 		goto out;
 	}
-	if (b->p.deterministic && (ensure(b, good, 2) == -2 || ensure(b, bad, 2) == -2))
-		goto aborted;
-	check_repeats(b, good);
-	check_repeats(b, bad);
-	if (b->switched == 1) {
-		b->switched = 2;
-		goto restart;
+	/* The endpoints' repeats wait for the confirmation round (they run
+	 * there side by side with the culprit's), unless nothing follows. */
+	if (!c.differ || c.change > 0) {
+		r = repeats(b, good, bad, -1, -1);
+		if (r == -2)
+			goto aborted;
+		if (r == 1)
+			goto restart;
 	}
 	res->good_v = c.a_v;
 	res->bad_v = c.b_v;
@@ -318,47 +440,77 @@ restart:
 	hi = bad;
 search:
 	for (;;) {
-		int mid = pick_mid(b, lo, hi), v;
+		int pts[PICK_MAX], np, k, w = width(b), v = 0;
 
-		if (mid < 0)
+		np = pick_points(b, lo, hi, w, pts);
+		if (np == 0)
 			break;
 		{
-			int steps = (int)ceil(log2(hi - lo));
+			double span = hi - lo, steps = ceil(log(span) / log(np + 1.0) - 1e-9);
 			double per = b->ops->cost ? b->ops->cost(b->ctx) : 0;
-			/* A step is one run (icount) or about 2 x runs_min (noisy). */
-			double left = steps * per * (b->p.deterministic ? 1 : 2 * b->p.runs_min) +
-				      2 * per;
+			/* A step is one round of runs (icount) or about 2 x runs_min (noisy). */
+			double left = (steps * (b->p.deterministic ? 1 : 2 * b->p.runs_min) + 2) * per;
 
 			if (per > 0)
-				info("bisect: testing %s (%d..%d, about %d steps left, ~%.0f min)",
-				     b->ops->label(b->ctx, mid), lo, hi, steps, left / 60);
+				info("bisect: testing %s%s (%d..%d, about %.0f steps left, ~%.0f min)",
+				     b->ops->label(b->ctx, pts[0]), np > 1 ? " and others side by side" : "",
+				     lo, hi, steps, left / 60);
 			else
-				info("bisect: testing %s (%d..%d, about %d steps left)",
-				     b->ops->label(b->ctx, mid), lo, hi, steps);
+				info("bisect: testing %s%s (%d..%d, about %.0f steps left)",
+				     b->ops->label(b->ctx, pts[0]), np > 1 ? " and others side by side" : "",
+				     lo, hi, steps);
 		}
-		v = classify(b, mid, good, bad);
-		if (v == -2)
-			goto aborted;
-		if (v < 0)
-			continue;
-		if (v)
-			hi = mid;
-		else
-			lo = mid;
+		if (w > 1) {
+			int st[PICK_MAX + 5], want[PICK_MAX + 5], ns = 0, budget = w, interior = 0, j;
+
+			for (k = 0; k < np; k++) {
+				st[ns] = pts[k];
+				want[ns++] = 1;
+				budget -= missing(b, pts[k], 1);
+			}
+			for (j = lo + 1; j < hi; j++)
+				interior += !b->skip[j];
+			if (np == interior) {
+				/* Last round: spare VMs run the repeats the confirmation
+				 * will want (a lone point is culprit or parent). */
+				int ex[5] = { np == 1 ? pts[0] : -1, lo, hi, good, bad };
+
+				for (j = 0; j < 5; j++) {
+					/* The lone point's first run is counted already. */
+					int need = missing(b, ex[j], 2) - (j == 0 ? missing(b, ex[j], 1) : 0);
+
+					if (ex[j] < 0 || need > budget)
+						continue;
+					budget -= need;
+					st[ns] = ex[j];
+					want[ns++] = 2;
+				}
+			}
+			if (prefetch(b, st, want, ns) == -2)
+				goto aborted;
+		}
+		/* Walk the points upwards: the first BAD one bounds the culprit. */
+		for (k = 0; k < np; k++) {
+			v = classify(b, pts[k], good, bad);
+			if (v == -2)
+				goto aborted;
+			if (v < 0)
+				continue;
+			if (v) {
+				hi = pts[k];
+				break;
+			}
+			lo = pts[k];
+		}
 	}
 	res->culprit = hi;
 	res->parent = lo;
 	/* Confirmation: culprit against its parent. */
-	if (b->p.deterministic) {
-		if (ensure(b, hi, 2) == -2 || ensure(b, lo, 2) == -2)
-			goto aborted;
-		check_repeats(b, hi);
-		check_repeats(b, lo);
-		if (b->switched == 1) {
-			b->switched = 2;
-			goto restart;
-		}
-	}
+	r = repeats(b, hi, lo, good, bad);
+	if (r == -2)
+		goto aborted;
+	if (r == 1)
+		goto restart;
 	r = compare(b, lo, hi, &c);
 	if (r == -2)
 		goto aborted;
@@ -483,6 +635,24 @@ int bisect_culprits(struct bisect *b, int good, int bad)
 	int a = good, step = b->p.step > 0 ? b->p.step : 1;
 
 	b->nchg = 0;
+	if (width(b) > 1) {
+		/* The grid points first, side by side. */
+		int *st = xcalloc((size_t)(bad - good) / (size_t)step + 2, sizeof(int));
+		int *want = xcalloc((size_t)(bad - good) / (size_t)step + 2, sizeof(int));
+		int n = 0, g, r;
+
+		for (g = good; g < bad; g += step) {
+			st[n] = g;
+			want[n++] = 1;
+		}
+		st[n] = bad;
+		want[n++] = 1;
+		r = prefetch(b, st, want, n);
+		free(st);
+		free(want);
+		if (r == -2)
+			return -1;
+	}
 	while (a < bad) {
 		int next = a + step < bad ? a + step : bad, r;
 

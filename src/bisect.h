@@ -26,6 +26,15 @@
  *    the side that was misjudged is found (parent vs GOOD, culprit vs BAD)
  *    and searched again, at most three times.
  *
+ * Side by side.  When the backend offers ensure_many() and parallel() > 1
+ * (icount runs, whose figures do not depend on host load), the
+ * deterministic rule probes w = parallel() states per round, cutting the
+ * range into w + 1 parts, instead of one: 16 states take 3 rounds with
+ * w = 2 instead of 4.  The endpoints' repeats move to the confirmation
+ * round, and spare VMs in the last round run the repeats it will want.
+ * The decisions are the same functions of the recorded samples, so a
+ * resumed bisection still replays them.
+ *
  *	struct bisect b;
  *	bisect_init(&b, &ops, ctx, n, &params);
  *	bisect_run(&b, good, bad, &res);        or bisect_culprits()
@@ -49,6 +58,13 @@ struct bisect_ops {
 	/* Optional: typical seconds one more run costs (for time estimates),
 	 * 0 when unknown. */
 	double (*cost)(void *ctx);
+	/* Optional: brings each state idx[k] to want[k] samples, one attempt
+	 * per missing sample (a failed run is not retried), running side by
+	 * side where the backend can; unusable states are left for measure()
+	 * to report.  0, or -1 abort. */
+	int (*ensure_many)(void *ctx, const int *idx, const int *want, int n);
+	/* Optional: runs ensure_many() makes at once (1 when absent). */
+	int (*parallel)(void *ctx);
 };
 
 struct bisect_params {

@@ -306,8 +306,10 @@ int build_kernel(struct build *b, const char *treeid, struct build_result *res)
 		goto out;
 	log = xasprintf("%s/build-%.16s.log", logdir, res->key);
 	unlink(log);
+	start = util_now();
 	if (ensure_config(b, log) < 0)
 		goto out;
+	b->config_seconds += util_now() - start;
 	start = util_now();
 	ms = make(b, (const char *const[]){ "vmlinux", NULL }, log, (double)b->conf->build_timeout);
 	res->seconds = util_now() - start;

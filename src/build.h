@@ -48,6 +48,7 @@ struct build {
 	int config_ready;
 	int builds;		/* kernels compiled by this process */
 	double build_seconds;
+	double config_seconds;	/* generating the .config, this process */
 };
 
 void build_init(struct build *b, const struct conf *c, const char *srcdir, const char *outname);

@@ -30,13 +30,14 @@ static const struct key keys[] = {
 	{ "GOOD", K_STR, F(good), 0, 0, "good end of the range" },
 	{ "BAD", K_STR, F(bad), 0, 0, "bad end of the range" },
 	{ "CLIENTS", K_LONG, F(clients), 1, 64, "tbench clients" },
-	{ "SECONDS", K_LONG, F(seconds), 1, 600, "tbench run seconds" },
+	{ "SECONDS", K_LONG, F(seconds), 2, 600, "tbench run seconds (tbench reports 0 below 2)" },
 	{ "MODE", K_MODE, F(mode), 0, 0, "icount | wallclock" },
 	{ "ACCEL", K_ACCEL, F(accel), 0, 0, "auto | kvm | tcg (wall-clock mode)" },
 	{ "SHIFT", K_LONG, F(shift), 0, 10, "icount shift (ns per instruction = 2^SHIFT)" },
 	{ "SMP", K_LONG, F(smp), 1, 64, "guest CPUs" },
 	{ "MEMORY", K_LONG, F(memory_mb), 64, 65536, "guest memory, MiB" },
 	{ "JOBS", K_LONG, F(jobs), 0, 1024, "make -j (0 = number of cores)" },
+	{ "VMS", K_LONG, F(vms), 0, 16, "VMs run side by side in icount mode (0 = number of cores)" },
 	{ "BUILD_TIMEOUT", K_LONG, F(build_timeout), 10, 86400, "seconds per kernel build" },
 	{ "BOOT_TIMEOUT", K_LONG, F(boot_timeout), 5, 86400, "seconds per VM run" },
 	{ "THRESHOLD", K_PERCENT, F(threshold), 0.0001, 0.9, "regression threshold, percent" },
@@ -113,13 +114,14 @@ void conf_init(struct conf *c)
 	c->good = xstrdup("base");
 	c->bad = NULL;
 	c->clients = 2;
-	c->seconds = 3;
+	c->seconds = 2;
 	c->mode = MODE_ICOUNT;
 	c->accel = ACCEL_AUTO;
 	c->shift = 1;
-	c->smp = 2;
+	c->smp = 1;
 	c->memory_mb = 512;
 	c->jobs = 0;
+	c->vms = 0;
 	c->build_timeout = 3600;
 	c->boot_timeout = 300;
 	c->threshold = 0.01;

@@ -37,6 +37,7 @@ struct conf {
 	enum conf_mode mode;
 	enum conf_accel accel;
 	long shift, smp, memory_mb, jobs;
+	long vms;		/* VMs at once in icount mode, 0 = cores */
 	long build_timeout, boot_timeout;
 	double threshold;	/* relative change, 0.01 = 1% */
 	double alpha;		/* significance level (wall-clock mode) */

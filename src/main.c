@@ -199,7 +199,7 @@ static int cmd_build(struct ctx *x, int argc, char **argv)
 static int cmd_measure(struct ctx *x, int argc, char **argv)
 {
 	struct bench be;
-	int i, runs = 1, ret = EXIT_OK;
+	int i, runs = 1, ret = EXIT_OK, *st = NULL, *want = NULL;
 
 	if (argc > 1 && !strcmp(argv[0], "-n")) {
 		runs = atoi(argv[1]);
@@ -214,25 +214,29 @@ static int cmd_measure(struct ctx *x, int argc, char **argv)
 	}
 	if (prepare(x) < 0 || bench_init(&be, &x->conf, &x->tree) < 0)
 		return EXIT_ERROR;
-	for (i = 0; i < argc && ret == EXIT_OK; i++) {
-		int s = tree_resolve(&x->tree, argv[i]), k, r = 0, nf, n;
+	st = xcalloc((size_t)argc, sizeof(int));
+	want = xcalloc((size_t)argc, sizeof(int));
+	for (i = 0; i < argc; i++) {
+		const double *v;
+		int nf;
+
+		if ((st[i] = tree_resolve(&x->tree, argv[i])) < 0) {
+			ret = EXIT_ERROR;
+			goto out;
+		}
+		want[i] = bench_ops.samples(&be, st[i], &v, &nf) + runs;
+	}
+	/* Every run first (side by side in icount mode), then the figures. */
+	if (bench_ensure_many(&be, st, want, argc) < 0) {
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	for (i = 0; i < argc; i++) {
+		int s = st[i], nf, n;
 		const double *v;
 
-		if (s < 0) {
-			ret = EXIT_ERROR;
-			break;
-		}
-		for (k = 0; k < runs; k++) {
-			r = bench_measure(&be, s);
-			if (r)
-				break;
-		}
-		if (r < 0) {
-			ret = EXIT_ERROR;
-			break;
-		}
 		n = bench_ops.samples(&be, s, &v, &nf);
-		if (r == 1 || n == 0) {
+		if (be.t[s].unusable || n == 0) {
 			printf("%d\t%s\tskip\t%d failed runs\t%s\n", s, x->tree.state[s].name, nf,
 			       bench_mode(&be));
 			ret = EXIT_SKIP;
@@ -242,6 +246,9 @@ static int cmd_measure(struct ctx *x, int argc, char **argv)
 		       x->tree.state[s].name, stats_median(v, n), n, stats_min(v, n),
 		       stats_max(v, n), bench_mode(&be));
 	}
+out:
+	free(st);
+	free(want);
 	bench_summary(&be, stderr);
 	bench_release(&be);
 	return interrupted_code(ret);
@@ -385,6 +392,7 @@ static int cmd_attribute(struct ctx *x, int argc, char **argv)
 	struct bench be;
 	struct bisect b;
 	int good, bad, i, ret = EXIT_OK, nrange = 0, *suspect = NULL, nsus = 0;
+	int *target = NULL, *want = NULL, nt = 0;
 	char **range = xcalloc((size_t)argc + 1, sizeof(char *));
 	double bad_v;
 
@@ -428,34 +436,60 @@ static int cmd_attribute(struct ctx *x, int argc, char **argv)
 	printf("\nattribution at BAD %s (%.3f MB/s), GOOD %s (%.3f MB/s): each suspect backed out (%s)\n",
 	       be.t[bad].label, bad_v, be.t[good].label, bisect_value(&b, good), bench_mode(&be));
 	printf("  %-6s %-12s %-10s %s\n", "state", "reverted", "recovered", "subject");
+	/* Every revert first, so that their runs can go side by side. */
+	target = xcalloc((size_t)nsus + 1, sizeof(int));
+	want = xcalloc((size_t)nsus + 1, sizeof(int));
 	for (i = 0; i < nsus; i++) {
-		char commit[41], treeid[41], pct[32];
-		int c = suspect[i], r, k, n, j, dup = 0;
-		const double *v;
+		char commit[41], treeid[41];
+		int c = suspect[i], r, j;
 
+		target[i] = -1;
 		for (j = 0; j < i; j++)
-			dup |= suspect[j] == c;
-		if (dup)
+			if (suspect[j] == c)
+				target[i] = -2;	/* listed before */
+		if (target[i] == -2)
 			continue;
 		r = c > bad ? 1 : tree_revert(&x->tree, bad, c, commit, treeid);
 		if (r < 0) {
 			ret = EXIT_ERROR;
-			break;
+			goto out;
 		}
-		if (r == 1) {
-			printf("  %-6d %-12s %-10s %s\n", c, "no-revert", "-", x->tree.state[c].subject);
-			continue;
-		}
-		{
+		if (r == 0) {
 			char *name = xasprintf("%d-minus-%d", bad, c);
 			char *subj = xasprintf("state %d with '%s' reverted", bad, x->tree.state[c].subject);
 
-			k = bench_add_target(&be, commit, treeid, name, subj);
+			target[i] = bench_add_target(&be, commit, treeid, name, subj);
+			want[nt++] = target[i];
 			free(name);
 			free(subj);
 		}
-		n = bisect_gather(&bench_ops, &be, k, x->conf.mode == MODE_ICOUNT ? 1 : (int)x->conf.runs_min,
-				  2, &v);
+	}
+	{
+		int *cnt = xcalloc((size_t)nt + 1, sizeof(int)), r;
+
+		for (i = 0; i < nt; i++)
+			cnt[i] = x->conf.mode == MODE_ICOUNT ? 1 : (int)x->conf.runs_min;
+		r = bench_ensure_many(&be, want, cnt, nt);
+		free(cnt);
+		if (r < 0) {
+			ret = EXIT_ERROR;
+			goto out;
+		}
+	}
+	for (i = 0; i < nsus; i++) {
+		char pct[32];
+		int c = suspect[i], n;
+		const double *v;
+
+		if (target[i] == -2)
+			continue;
+		if (target[i] == -1) {
+			printf("  %-6d %-12s %-10s %s\n", c, "no-revert", "-", x->tree.state[c].subject);
+			continue;
+		}
+		/* Fills in what failed above (bounded by max_fail). */
+		n = bisect_gather(&bench_ops, &be, target[i],
+				  x->conf.mode == MODE_ICOUNT ? 1 : (int)x->conf.runs_min, 2, &v);
 		if (n < 0) {
 			ret = EXIT_ERROR;
 			break;
@@ -472,6 +506,8 @@ out:
 	bisect_release(&b);
 	bench_release(&be);
 out_free:
+	free(target);
+	free(want);
 	free(range);
 	free(suspect);
 	return interrupted_code(ret);

@@ -15,16 +15,59 @@ extern char **environ;
  * the close-on-exec error pipe so it cannot be confused with a real 127. */
 #define EXEC_FAILED 127
 
+static void kill_group(pid_t pid, double grace);
+
+/* Started commands polled while tbisect waits for another one. */
+#define RUN_MAX_WATCHED 32
+static struct run_cmd *watched[RUN_MAX_WATCHED];
+
+void run_watch(struct run_cmd *cmd)
+{
+	int i;
+
+	for (i = 0; i < RUN_MAX_WATCHED; i++)
+		if (!watched[i]) {
+			watched[i] = cmd;
+			return;
+		}
+}
+
+void run_unwatch(struct run_cmd *cmd)
+{
+	int i;
+
+	for (i = 0; i < RUN_MAX_WATCHED; i++)
+		if (watched[i] == cmd)
+			watched[i] = NULL;
+}
+
+static void poll_watched(const struct run_cmd *except)
+{
+	int i;
+
+	for (i = 0; i < RUN_MAX_WATCHED; i++)
+		if (watched[i] && watched[i] != except && watched[i]->pid > 0)
+			run_poll(watched[i]);
+}
+static int finish(struct run_cmd *cmd, int killed_status, int st);
+
 void run_init(struct run_cmd *cmd, const char *const *argv)
 {
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->argv = argv;
 	cmd->grace = 3.0;
+	cmd->pid = -1;
+	cmd->errfd = cmd->outfd = -1;
 	sbuf_init(&cmd->out);
 }
 
 void run_release(struct run_cmd *cmd)
 {
+	run_unwatch(cmd);
+	if (cmd->pid > 0) {
+		kill_group(cmd->pid, 0.5);
+		finish(cmd, RUN_ERR_INTERRUPTED, 0);
+	}
 	sbuf_release(&cmd->out);
 }
 
@@ -70,14 +113,16 @@ static void kill_group(pid_t pid, double grace)
 	waitpid(pid, &st, 0);
 }
 
-int run_exec(struct run_cmd *cmd)
+int run_start(struct run_cmd *cmd)
 {
 	int errpipe[2], outpipe[2] = { -1, -1 };
-	int in_fd = -1, out_fd = -1, ret;
-	double start = util_now();
+	int in_fd = -1, out_fd = -1, ret = RUN_ERR_SETUP;
 	pid_t pid;
-	int st, reaped = 0;
 
+	cmd->pid = -1;
+	cmd->errfd = cmd->outfd = -1;
+	cmd->status = RUN_ERR_SETUP;
+	cmd->start = util_now();
 	in_fd = open(cmd->stdin_path ? cmd->stdin_path : "/dev/null", O_RDONLY | O_CLOEXEC);
 	if (in_fd < 0)
 		return error("cannot open %s: %s",
@@ -87,23 +132,23 @@ int run_exec(struct run_cmd *cmd)
 
 		out_fd = open(cmd->stdout_path, fl, 0644);
 		if (out_fd < 0) {
-			close(in_fd);
-			return error("cannot open %s: %s", cmd->stdout_path, strerror(errno));
+			error("cannot open %s: %s", cmd->stdout_path, strerror(errno));
+			goto out_fds;
 		}
 	} else if (cmd->capture) {
 		if (pipe2(outpipe, O_CLOEXEC) < 0) {
-			close(in_fd);
-			return error("pipe: %s", strerror(errno));
+			error("pipe: %s", strerror(errno));
+			goto out_fds;
 		}
 	}
 	if (pipe2(errpipe, O_CLOEXEC) < 0) {
-		ret = error("pipe: %s", strerror(errno));
+		error("pipe: %s", strerror(errno));
 		goto out_fds;
 	}
 
 	pid = fork();
 	if (pid < 0) {
-		ret = error("fork: %s", strerror(errno));
+		error("fork: %s", strerror(errno));
 		close(errpipe[0]);
 		close(errpipe[1]);
 		goto out_fds;
@@ -152,78 +197,12 @@ int run_exec(struct run_cmd *cmd)
 	}
 	setpgid(pid, pid);
 	close(errpipe[1]);
-	if (outpipe[1] >= 0) {
-		close(outpipe[1]);
-		outpipe[1] = -1;
-	}
+	cmd->pid = pid;
+	cmd->errfd = errpipe[0];
+	cmd->outfd = outpipe[0];
+	outpipe[0] = -1;	/* ours now; the rest were the child's */
+	ret = 0;
 
-	/* Wait, draining the capture pipe, watching deadline and interrupts. */
-	for (;;) {
-		struct pollfd pfd = { .fd = outpipe[0], .events = POLLIN };
-		pid_t w;
-
-		if (outpipe[0] >= 0 && poll(&pfd, 1, 50) > 0) {
-			char buf[8192];
-			ssize_t n = read(outpipe[0], buf, sizeof(buf));
-
-			if (n > 0)
-				sbuf_add(&cmd->out, buf, (size_t)n);
-			else if (n == 0) {
-				close(outpipe[0]);
-				outpipe[0] = -1;
-			}
-		} else if (outpipe[0] < 0) {
-			usleep(20000);
-		}
-		if (cmd->tick)
-			cmd->tick(cmd->tick_arg);
-		w = waitpid(pid, &st, WNOHANG);
-		if (w == pid) {
-			reaped = 1;
-			if (outpipe[0] < 0)
-				break;
-			/* Drain what is left. */
-			for (;;) {
-				char buf[8192];
-				ssize_t n = read(outpipe[0], buf, sizeof(buf));
-
-				if (n <= 0)
-					break;
-				sbuf_add(&cmd->out, buf, (size_t)n);
-			}
-			break;
-		}
-		if (util_interrupted) {
-			kill_group(pid, cmd->grace);
-			ret = RUN_ERR_INTERRUPTED;
-			goto out_wait;
-		}
-		if (cmd->timeout > 0 && util_now() - start > cmd->timeout) {
-			kill_group(pid, cmd->grace);
-			ret = RUN_ERR_TIMEOUT;
-			goto out_wait;
-		}
-	}
-	/* Reap any grandchildren left in the group. */
-	kill(-pid, SIGKILL);
-	{
-		int e;
-
-		if (read(errpipe[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
-			errno = e;
-			error("cannot run %s: %s", cmd->argv[0], strerror(e));
-			ret = RUN_ERR_EXEC;
-			goto out_wait;
-		}
-	}
-	if (reaped && WIFEXITED(st))
-		ret = WEXITSTATUS(st);
-	else {
-		cmd->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
-		ret = RUN_ERR_SIGNAL;
-	}
-out_wait:
-	close(errpipe[0]);
 out_fds:
 	if (outpipe[0] >= 0)
 		close(outpipe[0]);
@@ -232,8 +211,114 @@ out_fds:
 	if (out_fd >= 0)
 		close(out_fd);
 	close(in_fd);
-	cmd->elapsed = util_now() - start;
+	if (ret)
+		cmd->elapsed = util_now() - cmd->start;
 	return ret;
+}
+
+/* Reads what the capture pipe holds now; closes it at end of file. */
+static void drain(struct run_cmd *cmd)
+{
+	while (cmd->outfd >= 0) {
+		struct pollfd pfd = { .fd = cmd->outfd, .events = POLLIN };
+		char buf[8192];
+		ssize_t n;
+
+		if (poll(&pfd, 1, 0) <= 0)
+			return;
+		n = read(cmd->outfd, buf, sizeof(buf));
+		if (n > 0) {
+			sbuf_add(&cmd->out, buf, (size_t)n);
+		} else if (n == 0 || errno != EINTR) {
+			close(cmd->outfd);
+			cmd->outfd = -1;
+		}
+	}
+}
+
+/* The child ended (or was killed): collect its status, close what is left. */
+static int finish(struct run_cmd *cmd, int killed_status, int st)
+{
+	int e;
+
+	/* Reap any grandchildren left in the group. */
+	kill(-cmd->pid, SIGKILL);
+	if (killed_status) {
+		cmd->status = killed_status;
+	} else {
+		if (cmd->outfd >= 0) {
+			/* Blocking drain: the writer is gone, so this ends. */
+			for (;;) {
+				char buf[8192];
+				ssize_t n = read(cmd->outfd, buf, sizeof(buf));
+
+				if (n <= 0)
+					break;
+				sbuf_add(&cmd->out, buf, (size_t)n);
+			}
+		}
+		if (read(cmd->errfd, &e, sizeof(e)) == (ssize_t)sizeof(e)) {
+			error("cannot run %s: %s", cmd->argv[0], strerror(e));
+			cmd->status = RUN_ERR_EXEC;
+		} else if (WIFEXITED(st)) {
+			cmd->status = WEXITSTATUS(st);
+		} else {
+			cmd->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+			cmd->status = RUN_ERR_SIGNAL;
+		}
+	}
+	close(cmd->errfd);
+	cmd->errfd = -1;
+	if (cmd->outfd >= 0) {
+		close(cmd->outfd);
+		cmd->outfd = -1;
+	}
+	cmd->pid = -1;
+	cmd->elapsed = util_now() - cmd->start;
+	return 1;
+}
+
+int run_poll(struct run_cmd *cmd)
+{
+	int st;
+
+	if (cmd->pid < 0)
+		return 1;
+	drain(cmd);
+	if (cmd->tick)
+		cmd->tick(cmd->tick_arg);
+	if (waitpid(cmd->pid, &st, WNOHANG) == cmd->pid)
+		return finish(cmd, 0, st);
+	if (util_interrupted) {
+		kill_group(cmd->pid, cmd->grace);
+		return finish(cmd, RUN_ERR_INTERRUPTED, 0);
+	}
+	if (cmd->timeout > 0 && util_now() - cmd->start > cmd->timeout) {
+		kill_group(cmd->pid, cmd->grace);
+		return finish(cmd, RUN_ERR_TIMEOUT, 0);
+	}
+	return 0;
+}
+
+void run_pause(const struct run_cmd *cmd)
+{
+	poll_watched(cmd);
+	if (cmd && cmd->outfd >= 0) {
+		struct pollfd pfd = { .fd = cmd->outfd, .events = POLLIN };
+
+		poll(&pfd, 1, 50);
+	} else {
+		usleep(20000);
+	}
+}
+
+int run_exec(struct run_cmd *cmd)
+{
+	if (run_start(cmd) < 0)
+		return RUN_ERR_SETUP;
+	while (!run_poll(cmd))
+		run_pause(cmd);
+	return cmd->status;
 }
 
 int run_capture(const char *const *argv, const char *cwd, char **out)

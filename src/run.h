@@ -13,11 +13,19 @@
  *	status = run_exec(&cmd);
  *	... cmd.out holds captured stdout when cmd.capture was set ...
  *	run_release(&cmd);
+ *
+ * Several at once (the caller owns each cmd until its run_poll() said 1):
+ *	run_init(&a, argv_a); run_start(&a);  run_init(&b, argv_b); run_start(&b);
+ *	while (!done) { done = run_poll(&a) & run_poll(&b); run_pause(NULL); }
+ *	... a.status, b.status ...
+ *	run_release(&a); run_release(&b);     kills and reaps a child still running
  */
 #ifndef TBISECT_RUN_H
 #define TBISECT_RUN_H
 
 #include "util.h"
+
+#include <sys/types.h>
 
 /* run_exec() results other than a normal exit status (0..255). */
 enum run_status {
@@ -46,11 +54,31 @@ struct run_cmd {
 	/* Called about every 50 ms while the child runs (e.g. to watch a log). */
 	void (*tick)(void *arg);
 	void *tick_arg;
+	/* Filled by run_start()/run_poll(). */
+	int status;			/* exit status or run_status, once ended */
+	pid_t pid;			/* -1 when not running */
+	int errfd, outfd;
+	double start;
 };
 
 void run_init(struct run_cmd *cmd, const char *const *argv);
 /* Runs the command to completion; returns the exit status or a run_status. */
 int run_exec(struct run_cmd *cmd);
+/* Starts the command: 0, or RUN_ERR_SETUP (reported; cmd->status says so too). */
+int run_start(struct run_cmd *cmd);
+/* One non-blocking step of a started command: drains captured output, calls
+ * tick, enforces the deadline and interrupts.  Returns 1 once the command has
+ * ended (result in cmd->status, elapsed set), 0 while it runs. */
+int run_poll(struct run_cmd *cmd);
+/* Sleeps a little between run_poll() rounds (up to 50 ms; less when cmd's
+ * captured output arrives). */
+void run_pause(const struct run_cmd *cmd);
+/* Registers a started command to be polled (tick, deadline, interrupt,
+ * reaping) whenever tbisect waits for another one, e.g. a VM while a kernel
+ * builds.  cmd must stay at its address until run_unwatch()/run_release(). */
+void run_watch(struct run_cmd *cmd);
+void run_unwatch(struct run_cmd *cmd);
+/* Frees captured output; a command still running is killed and reaped. */
 void run_release(struct run_cmd *cmd);
 /* Human text for a run_exec() result. */
 const char *run_strstatus(int status);

@@ -22,6 +22,8 @@ void sim_init(struct sim *s, int n, unsigned long seed, double noise)
 	s->nf = xcalloc((size_t)n, sizeof(int));
 	s->measures = 0;
 	s->abort_after = 0;
+	s->width = 1;
+	s->rounds = 0;
 	s->rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(s->rng, seed);
 }
@@ -50,9 +52,8 @@ static int sim_samples(void *ctx, int i, const double **v, int *nfail)
 	return s->nv[i];
 }
 
-static int sim_measure(void *ctx, int i)
+static int measure1(struct sim *s, int i)
 {
-	struct sim *s = ctx;
 	double x;
 
 	if (s->abort_after && s->measures >= s->abort_after)
@@ -70,6 +71,38 @@ static int sim_measure(void *ctx, int i)
 	return 0;
 }
 
+static int sim_measure(void *ctx, int i)
+{
+	struct sim *s = ctx;
+
+	s->rounds++;
+	return measure1(s, i);
+}
+
+static int sim_ensure_many(void *ctx, const int *idx, const int *want, int n)
+{
+	struct sim *s = ctx;
+	int k, j, runs = 0;
+
+	for (k = 0; k < n; k++)
+		if (!s->unusable[idx[k]] && want[k] > s->nv[idx[k]])
+			runs += want[k] - s->nv[idx[k]];
+	s->rounds += (runs + s->width - 1) / s->width;
+	for (k = 0; k < n; k++) {
+		int more = s->unusable[idx[k]] ? 0 : want[k] - s->nv[idx[k]];
+
+		for (j = 0; j < more; j++)
+			if (measure1(s, idx[k]) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+static int sim_parallel(void *ctx)
+{
+	return ((struct sim *)ctx)->width;
+}
+
 static const char *sim_label(void *ctx, int i)
 {
 	struct sim *s = ctx;
@@ -78,4 +111,5 @@ static const char *sim_label(void *ctx, int i)
 	return s->label;
 }
 
-const struct bisect_ops sim_ops = { sim_samples, sim_measure, sim_label, NULL };
+const struct bisect_ops sim_ops = { sim_samples, sim_measure, sim_label, NULL, sim_ensure_many,
+				     sim_parallel };

@@ -7,6 +7,7 @@
  *	struct sim s;
  *	sim_init(&s, n, seed, noise);  s.truth[i] = ...; s.unusable[i] = 1; ...
  *	bisect_init(&b, &sim_ops, &s, n, &params);
+ *	(s.width = 2: the ops also run up to 2 states side by side)
  *	sim_release(&s);
  */
 #ifndef TBISECT_SIM_H
@@ -24,6 +25,9 @@ struct sim {
 	int *nv, *nf;
 	int measures;		/* runs performed */
 	int abort_after;	/* >0: measure returns -1 after this many runs */
+	int width;		/* >1: offers ensure_many with this many at once */
+	int rounds;		/* sequential steps: a measure, or an ensure_many
+				 * of n runs counting ceil(n / width) */
 	void *rng;
 	char label[32];
 };

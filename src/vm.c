@@ -124,15 +124,10 @@ void vm_parse_console(const char *text, int probe, struct vm_result *r)
 	}
 }
 
-struct watch {
-	const char *log;
-	double start, begin;
-};
-
 /* Notes when the guest reached user space, to split boot from benchmark. */
 static void watch_tick(void *arg)
 {
-	struct watch *w = arg;
+	struct vm_watch *w = arg;
 	char buf[8192];
 	ssize_t n;
 	int fd;
@@ -151,72 +146,94 @@ static void watch_tick(void *arg)
 	}
 }
 
-int vm_run(const struct vm_opts *o, struct vm_result *r)
+int vm_start(const struct vm_opts *o, struct vm_job *j)
 {
-	char *serial = xasprintf("file:%s", o->log);
-	char *mem = xasprintf("%ld", o->memory_mb), *smp = xasprintf("%ld", o->smp);
-	char *icount = xasprintf("shift=%ld,sleep=off", o->shift);
-	char *append, *qlog = xasprintf("%s.qemu", o->log), *text = NULL;
-	const char *argv[40];
-	struct run_cmd cmd;
-	struct watch w;
-	int i = 0, st, ret = -1;
+	int i = 0;
 
-	memset(r, 0, sizeof(*r));
+	memset(j, 0, sizeof(*j));
+	j->opts = *o;
+	j->serial = xasprintf("file:%s", o->log);
+	j->mem = xasprintf("%ld", o->memory_mb);
+	j->smp = xasprintf("%ld", o->smp);
+	j->icount = xasprintf("shift=%ld,sleep=off", o->shift);
+	j->qlog = xasprintf("%s.qemu", o->log);
 	/* Same command line for every state: its bytes seed the guest's
 	 * entropy pool and so move the icount figure. */
-	append = xasprintf("console=ttyS0 quiet panic=-1 oops=panic tb.clients=%ld tb.seconds=%ld%s%s%s",
-			   o->clients, o->seconds, o->feat && *o->feat ? " tb.feat=" : "",
-			   o->feat ? o->feat : "", o->probe ? " tb.probe=1" : "");
-	argv[i++] = o->qemu;
-	argv[i++] = "-nodefaults";
-	argv[i++] = "-display";
-	argv[i++] = "none";
-	argv[i++] = "-no-reboot";
-	argv[i++] = "-serial";
-	argv[i++] = serial;
-	argv[i++] = "-kernel";
-	argv[i++] = o->kernel;
-	argv[i++] = "-initrd";
-	argv[i++] = o->initrd;
-	argv[i++] = "-append";
-	argv[i++] = append;
-	argv[i++] = "-m";
-	argv[i++] = mem;
-	argv[i++] = "-smp";
-	argv[i++] = smp;
+	j->append = xasprintf("console=ttyS0 quiet panic=-1 oops=panic tb.clients=%ld tb.seconds=%ld%s%s%s",
+			      o->clients, o->seconds, o->feat && *o->feat ? " tb.feat=" : "",
+			      o->feat ? o->feat : "", o->probe ? " tb.probe=1" : "");
+	j->argv[i++] = o->qemu;
+	j->argv[i++] = "-nodefaults";
+	j->argv[i++] = "-display";
+	j->argv[i++] = "none";
+	j->argv[i++] = "-no-reboot";
+	j->argv[i++] = "-serial";
+	j->argv[i++] = j->serial;
+	j->argv[i++] = "-kernel";
+	j->argv[i++] = o->kernel;
+	j->argv[i++] = "-initrd";
+	j->argv[i++] = o->initrd;
+	j->argv[i++] = "-append";
+	j->argv[i++] = j->append;
+	j->argv[i++] = "-m";
+	j->argv[i++] = j->mem;
+	j->argv[i++] = "-smp";
+	j->argv[i++] = j->smp;
 	/* The RTC follows the VM clock from a fixed date: the kernel mixes
 	 * wall time into its entropy pool, and a host-clock RTC made icount
 	 * repeats differ by up to 0.16%. */
-	argv[i++] = "-rtc";
-	argv[i++] = "base=2009-01-01T00:00:00,clock=vm";
-	argv[i++] = "-accel";
-	argv[i++] = o->accel == ACCEL_KVM ? "kvm" : "tcg";
+	j->argv[i++] = "-rtc";
+	j->argv[i++] = "base=2009-01-01T00:00:00,clock=vm";
+	j->argv[i++] = "-accel";
+	j->argv[i++] = o->accel == ACCEL_KVM ? "kvm" : "tcg";
 	if (o->accel == ACCEL_KVM) {
-		argv[i++] = "-cpu";
-		argv[i++] = "host";
+		j->argv[i++] = "-cpu";
+		j->argv[i++] = "host";
 	}
 	if (o->icount && o->accel != ACCEL_KVM) {
-		argv[i++] = "-icount";
-		argv[i++] = icount;
+		j->argv[i++] = "-icount";
+		j->argv[i++] = j->icount;
 	}
-	argv[i] = NULL;
+	j->argv[i] = NULL;
 
 	unlink(o->log);
-	run_init(&cmd, argv);
-	cmd.stdout_path = qlog;
-	cmd.stderr_to_stdout = 1;
-	cmd.timeout = o->timeout;
-	w.log = o->log;
-	w.start = util_now();
-	w.begin = 0;
-	cmd.tick = watch_tick;
-	cmd.tick_arg = &w;
-	st = run_exec(&cmd);
-	run_release(&cmd);
-	r->wall_s = util_now() - w.start;
-	if (w.begin > 0) {
-		r->boot_s = w.begin - w.start;
+	run_init(&j->cmd, j->argv);
+	j->cmd.stdout_path = j->qlog;
+	j->cmd.stderr_to_stdout = 1;
+	j->cmd.timeout = o->timeout;
+	j->w.log = o->log;
+	j->w.start = util_now();
+	j->w.begin = 0;
+	j->cmd.tick = watch_tick;
+	j->cmd.tick_arg = &j->w;
+	if (run_start(&j->cmd) < 0) {
+		error("cannot start %s", o->qemu);
+		return -1;
+	}
+	/* Watched, so that its boot is timed and its deadline kept while
+	 * tbisect builds the next kernel. */
+	run_watch(&j->cmd);
+	return 0;
+}
+
+int vm_poll(struct vm_job *j)
+{
+	return run_poll(&j->cmd);
+}
+
+int vm_finish(struct vm_job *j, struct vm_result *r)
+{
+	const struct vm_opts *o = &j->opts;
+	char *text = NULL;
+	int st, ret = -1;
+
+	memset(r, 0, sizeof(*r));
+	while (!run_poll(&j->cmd))
+		run_pause(NULL);
+	st = j->cmd.status;
+	r->wall_s = j->cmd.elapsed;
+	if (j->w.begin > 0) {
+		r->boot_s = j->w.begin - j->cmd.start;
 		r->bench_s = r->wall_s - r->boot_s;
 	}
 	if (st == RUN_ERR_INTERRUPTED) {
@@ -242,7 +259,7 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 		char *qtext = NULL;
 
 		r->status = VM_QEMU_FAIL;
-		if (util_read_file(qlog, &qtext, NULL) == 0) {
+		if (util_read_file(j->qlog, &qtext, NULL) == 0) {
 			char *t = util_trim(qtext);
 
 			snprintf(r->reason, sizeof(r->reason), "QEMU %s: %.200s", run_strstatus(st), t);
@@ -252,7 +269,7 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 		/* QEMU's own complaint (e.g. a KVM internal error) is the better reason. */
 		char *qtext = NULL;
 
-		if (util_read_file(qlog, &qtext, NULL) == 0 && strstr(qtext, "error")) {
+		if (util_read_file(j->qlog, &qtext, NULL) == 0 && strstr(qtext, "error")) {
 			char *e = strstr(qtext, "error");
 
 			copy_line(r->reason, sizeof(r->reason), e > qtext + 40 ? e - 40 : qtext);
@@ -262,13 +279,33 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	ret = 0;
 out:
 	free(text);
-	free(serial);
-	free(mem);
-	free(smp);
-	free(icount);
-	free(append);
-	free(qlog);
+	vm_job_release(j);
 	return ret;
+}
+
+void vm_job_release(struct vm_job *j)
+{
+	run_release(&j->cmd);
+	free(j->serial);
+	free(j->mem);
+	free(j->smp);
+	free(j->icount);
+	free(j->append);
+	free(j->qlog);
+	memset(j, 0, sizeof(*j));
+	j->cmd.pid = -1;
+}
+
+int vm_run(const struct vm_opts *o, struct vm_result *r)
+{
+	struct vm_job j;
+
+	if (vm_start(o, &j) < 0) {
+		memset(r, 0, sizeof(*r));
+		vm_job_release(&j);
+		return -1;
+	}
+	return vm_finish(&j, r);
 }
 
 enum conf_accel vm_resolve_accel(const struct conf *c, const char *kernel, const char *initrd,

@@ -12,11 +12,18 @@
  *	vm_opts_init(&o, &conf);  o.kernel = ...; o.initrd = ...; o.log = ...;
  *	if (vm_run(&o, &r) < 0) ... tool failure or interrupt (reported)
  *	if (r.status == VM_OK) use r.mbps; else r.reason says why
+ *
+ * Several VMs at once (icount runs do not disturb each other's figures):
+ *	struct vm_job j[2];
+ *	vm_start(&o0, &j[0]); vm_start(&o1, &j[1]);   o's strings must outlive the job
+ *	while (!(vm_poll(&j[0]) & vm_poll(&j[1]))) run_pause(NULL);
+ *	vm_finish(&j[0], &r0); vm_finish(&j[1], &r1);  each releases its job
  */
 #ifndef TBISECT_VM_H
 #define TBISECT_VM_H
 
 #include "conf.h"
+#include "run.h"
 
 enum vm_status {
 	VM_OK = 0,
@@ -48,9 +55,31 @@ struct vm_result {
 	char kernel_release[128];
 };
 
+struct vm_watch {
+	const char *log;
+	double start, begin;
+};
+
+/* One QEMU run in flight.  Owns the argv strings; borrows o's strings. */
+struct vm_job {
+	struct vm_opts opts;
+	struct run_cmd cmd;
+	struct vm_watch w;
+	const char *argv[40];
+	char *serial, *mem, *smp, *icount, *append, *qlog;
+};
+
 void vm_opts_init(struct vm_opts *o, const struct conf *c);
 /* Returns 0 when the VM ran (see r->status), -1 on a tool error. */
 int vm_run(const struct vm_opts *o, struct vm_result *r);
+/* Starts QEMU: 0, or -1 (reported; release j with vm_job_release()). */
+int vm_start(const struct vm_opts *o, struct vm_job *j);
+/* Non-blocking: 1 once QEMU has ended (or was killed), 0 while it runs. */
+int vm_poll(struct vm_job *j);
+/* Waits for the end if needed, fills r like vm_run() and releases j. */
+int vm_finish(struct vm_job *j, struct vm_result *r);
+/* Kills QEMU if still running and frees j. */
+void vm_job_release(struct vm_job *j);
 /* Pure console parser, used by vm_run() and the unit tests: fills
  * status/mbps/reason/kernel_release from the console text. */
 void vm_parse_console(const char *text, int probe, struct vm_result *r);

@@ -24,19 +24,29 @@ culprit=$(sed -n 's/^first bad state: \([0-9]*\) .*/\1/p' "$W/cold.out")
 cost=$(grep '^cost:' "$W/cold.out")
 hits=$(ccache -s 2>/dev/null | awk '/Hits:/{print $2" hits of "$4; exit}')
 echo "  prepare ${cold_prepare}s, bisect ${cold_bisect}s, culprit $culprit; $cost; ccache $hits"
+echo "  $(grep '^phases:' "$W/cold.out")"
 
 echo "# warm: kernels and ccache filled, results cleared"
 mv "$W/results.tsv" "$W/results.cold.tsv"
 t0=$(now); "$BIN" bisect >"$W/warm.out" 2>"$W/warm.err"; t1=$(now)
 warm=$(el "$t0" "$t1"); echo "  bisect ${warm}s; $(grep '^cost:' "$W/warm.out")"
+echo "  $(grep '^phases:' "$W/warm.out")"
+
+echo "# warm, one VM at a time (VMS=1): what side-by-side runs save"
+mv "$W/results.tsv" "$W/results.warm.tsv"
+t0=$(now); "$BIN" -s VMS=1 bisect >"$W/warm1.out" 2>"$W/warm1.err"; t1=$(now)
+warm1=$(el "$t0" "$t1"); echo "  bisect ${warm1}s; $(grep '^cost:' "$W/warm1.out")"
+culprit1=$(sed -n 's/^first bad state: \([0-9]*\) .*/\1/p' "$W/warm1.out")
 
 echo "# warm ccache only: kernel cache and results cleared"
-mv "$W/results.tsv" "$W/results.warm.tsv"; rm -rf "$W/kernels"
+mv "$W/results.tsv" "$W/results.warm1.tsv"; rm -rf "$W/kernels"
 ccache -z >/dev/null 2>&1
 t0=$(now); "$BIN" bisect >"$W/cc.out" 2>"$W/cc.err"; t1=$(now)
 ccwarm=$(el "$t0" "$t1")
 cchits=$(ccache -s 2>/dev/null | awk '/Hits:/{print $2" of "$4; exit}')
 echo "  bisect ${ccwarm}s; $(grep '^cost:' "$W/cc.out"); ccache hits $cchits"
+echo "  $(grep '^phases:' "$W/cc.out")"
+ccculprit=$(sed -n 's/^first bad state: \([0-9]*\) .*/\1/p' "$W/cc.out")
 
 # Physical limit: (ceil(log2 N) + 2) x (one-file rebuild + link + boot + benchmark).
 # State indexes of the range, from the work directory's state list.
@@ -78,11 +88,20 @@ echo
 echo "time to culprit, range $good .. $bad ($states states), 2 cores"
 printf "%-44s %9s %12s %10s\n" "method" "seconds" "culprit" "vs tbisect"
 printf "%-44s %9s %12s %10s\n" "tbisect cold (empty work dir + ccache)" "$((cold_prepare + cold_bisect))" "state $culprit" "1.00"
-printf "%-44s %9s %12s %10s\n" "tbisect warm (kernels cached)" "$warm" "state $culprit" "-"
-printf "%-44s %9s %12s %10s\n" "tbisect warm ccache only" "$ccwarm" "state $culprit" "-"
+printf "%-44s %9s %12s %10s\n" "tbisect warm (kernels cached)" "$warm" "state $culprit" \
+  "$(awk -v a="$warm" -v t="$((cold_prepare + cold_bisect))" 'BEGIN{printf "%.2f", a/t}')"
+printf "%-44s %9s %12s %10s\n" "tbisect warm, one VM at a time (VMS=1)" "$warm1" "state $culprit1" \
+  "$(awk -v a="$warm1" -v t="$((cold_prepare + cold_bisect))" 'BEGIN{printf "%.2f", a/t}')"
+printf "%-44s %9s %12s %10s\n" "tbisect warm ccache only" "$ccwarm" "state $ccculprit" \
+  "$(awk -v a="$ccwarm" -v t="$((cold_prepare + cold_bisect))" 'BEGIN{printf "%.2f", a/t}')"
 printf "%-44s %9s %12s %10s\n" "physical limit (log2 N + 2) x one step" "$limit" "-" "-"
 if [ "$plain" != skipped ]; then
   printf "%-44s %9s %12s %10s\n" "plain git bisect run" "$plain" "$plain_ok" \
     "$(awk -v p="$plain" -v t="$((cold_prepare + cold_bisect))" 'BEGIN{printf "%.2fx", p/t}')"
 fi
-awk -v w="$ccwarm" -v l="$limit" 'BEGIN{printf "ratio warm-ccache / physical limit: %.2f\n", w/l}'
+awk -v w="$warm" -v c="$ccwarm" -v l="$limit" \
+  'BEGIN{printf "ratio to the physical limit: warm %.2f, warm ccache only %.2f\n", w/l, c/l}'
+if [ "$plain" != skipped ]; then
+  awk -v p="$plain" -v w="$warm" -v c="$ccwarm" -v t="$((cold_prepare + cold_bisect))" \
+    'BEGIN{printf "plain script / tbisect: cold %.2fx, warm ccache only %.2fx, warm %.2fx\n", p/t, p/c, p/w}'
+fi

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "conf.h"
 #include "image.h"
+#include "run.h"
 #include "series.h"
 #include "sim.h"
 #include "stats.h"
@@ -14,7 +15,9 @@
 #include "util.h"
 #include "vm.h"
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,6 +317,100 @@ static void test_bisect_positions(int deterministic, double noise)
 	CHECK(ok && total == 2016);
 }
 
+/* Side-by-side runs (width 2, 3) name the same culprit everywhere, also
+ * around unusable states, in fewer sequential rounds than one at a time. */
+/* Several children at once: each keeps its own status and deadline, and
+ * releasing one still running kills it. */
+static void test_run_many(void)
+{
+	const char *t_argv[] = { "true", NULL }, *f_argv[] = { "false", NULL };
+	const char *s_argv[] = { "sleep", "30", NULL }, *echo_argv[] = { "echo", "hi", NULL };
+	struct run_cmd a, b, c, d;
+	pid_t pid;
+	int done = 0, rounds = 0;
+
+	run_init(&a, t_argv);
+	run_init(&b, f_argv);
+	run_init(&c, s_argv);
+	c.timeout = 0.3;
+	c.grace = 0.2;
+	run_init(&d, echo_argv);
+	d.capture = 1;
+	CHECK(run_start(&a) == 0 && run_start(&b) == 0 && run_start(&c) == 0 && run_start(&d) == 0);
+	while (!done && rounds++ < 500) {
+		done = run_poll(&a) & run_poll(&b) & run_poll(&c) & run_poll(&d);
+		run_pause(NULL);
+	}
+	CHECK(done);
+	CHECK(a.status == 0 && b.status == 1 && c.status == RUN_ERR_TIMEOUT && d.status == 0);
+	CHECK(d.out.buf && !strcmp(d.out.buf, "hi\n"));
+	run_release(&a);
+	run_release(&b);
+	run_release(&c);
+	run_release(&d);
+	run_init(&c, s_argv);
+	CHECK(run_start(&c) == 0 && run_poll(&c) == 0);
+	pid = c.pid;
+	run_release(&c);
+	CHECK(kill(pid, 0) < 0 && errno == ESRCH);
+	/* A watched command keeps its deadline while tbisect waits for another. */
+	{
+		const char *one[] = { "sleep", "1", NULL };
+
+		run_init(&c, s_argv);
+		c.timeout = 0.3;
+		c.grace = 0.2;
+		CHECK(run_start(&c) == 0);
+		run_watch(&c);
+		run_init(&a, one);
+		CHECK(run_exec(&a) == 0);
+		CHECK(c.pid == -1 && c.status == RUN_ERR_TIMEOUT);
+		run_release(&a);
+		run_release(&c);
+	}
+}
+
+static void test_bisect_parallel(void)
+{
+	struct bisect_params p;
+	int width, len, c, ok = 1, rounds[4] = { 0 };
+
+	bisect_params_default(&p);
+	util_quiet = 1;
+	for (width = 1; width <= 3; width++) {
+		for (len = 2; len <= 40; len++) {
+			for (c = 1; c < len; c++) {
+				struct sim s;
+				struct bisect b;
+				struct bisect_result res;
+
+				setup_sim(&s, len, c, 0.10, 0, (unsigned long)(len * 100 + c));
+				s.width = width;
+				if (len > 6 && c + 2 < len - 1)
+					s.unusable[c + 2] = 1;
+				bisect_init(&b, &sim_ops, &s, len, &p);
+				bisect_run(&b, 0, len - 1, &res);
+				if (res.status != BISECT_FOUND || res.culprit != c || res.parent != c - 1) {
+					if (ok)
+						fprintf(stderr, "parallel %d len %d culprit %d: got %d status %d\n",
+							width, len, c, res.culprit, res.status);
+					ok = 0;
+				}
+				rounds[width] += s.rounds;
+				bisect_result_release(&res);
+				bisect_release(&b);
+				sim_release(&s);
+			}
+		}
+	}
+	CHECK(ok);
+	if (!util_quiet || rounds[2] >= rounds[1] || rounds[3] >= rounds[2])
+		fprintf(stderr, "rounds: one at a time %d, two %d, three %d\n", rounds[1], rounds[2],
+			rounds[3]);
+	CHECK(rounds[2] < rounds[1]);
+	CHECK(rounds[3] < rounds[2]);
+}
+
 static void test_bisect_cases(void)
 {
 	struct bisect_params p;
@@ -440,6 +537,29 @@ static void test_culprits(void)
 	CHECK(s.measures < 21);
 	bisect_release(&b);
 	sim_release(&s);
+	/* Side by side: the grid runs first, the same three found in fewer rounds. */
+	{
+		int seq_rounds;
+
+		sim_init(&s, 21, 9, 0);
+		for (i = 0; i < 21; i++)
+			s.truth[i] = 100 * (i >= 5 && i < 18 ? 0.94 : 1) * (i >= 10 ? 0.97 : 1);
+		bisect_init(&b, &sim_ops, &s, 21, &p);
+		CHECK(bisect_culprits(&b, 0, 20) == 0);
+		seq_rounds = s.rounds;
+		bisect_release(&b);
+		sim_release(&s);
+		sim_init(&s, 21, 9, 0);
+		s.width = 2;
+		for (i = 0; i < 21; i++)
+			s.truth[i] = 100 * (i >= 5 && i < 18 ? 0.94 : 1) * (i >= 10 ? 0.97 : 1);
+		bisect_init(&b, &sim_ops, &s, 21, &p);
+		CHECK(bisect_culprits(&b, 0, 20) == 0);
+		CHECK(b.nchg == 3 && b.chg[0].state == 5 && b.chg[1].state == 10 && b.chg[2].state == 18);
+		CHECK(s.rounds < seq_rounds);
+		bisect_release(&b);
+		sim_release(&s);
+	}
 	/* Noisy mode, same shape with 2% noise. */
 	p.deterministic = 0;
 	sim_init(&s, 21, 10, 0.02);
@@ -588,6 +708,8 @@ int main(void)
 	test_stats();
 	test_bisect_positions(1, 0.0);
 	test_bisect_positions(0, 0.02);
+	test_run_many();
+	test_bisect_parallel();
 	test_bisect_cases();
 	test_culprits();
 	test_check();
