@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -511,14 +512,21 @@ out:
 
 void bench_summary(struct bench *be, FILE *f)
 {
+	struct rusage ru;
+
 	fprintf(f, "cost: %d kernel builds (%.0f s), %d cached kernels reused, %d VM runs "
 		   "(boot %.0f s, tbench %.0f s), %.0f s in all; mode %s\n",
 		be->builds, be->t_build, be->cached_builds, be->runs, be->t_boot, be->t_bench,
 		util_now() - be->t_start, bench_mode(be));
 	/* Builds overlap VM runs (up to bench_parallel() at once), so the
 	 * phases add up to more than the wall time. */
+	/* Analysis (parsing, statistics, bisection) is tbisect's own CPU time;
+	 * everything else is spent in children. */
+	getrusage(RUSAGE_SELF, &ru);
 	fprintf(f, "phases: checkout %.1f s, config %.1f s, build %.1f s, image %.1f s, boot %.1f s, "
-		   "tbench %.1f s; %d VMs at once\n",
+		   "tbench %.1f s, analysis %.2f s; %d VMs at once\n",
 		be->t_checkout, be->build.config_seconds, be->t_build,
-		be->t_image, be->t_boot, be->t_bench, bench_parallel(be));
+		be->t_image, be->t_boot, be->t_bench,
+		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
+		bench_parallel(be));
 }

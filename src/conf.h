@@ -8,7 +8,7 @@
  *	struct conf c;
  *	conf_init(&c);                  defaults
  *	if (conf_load(&c, "bisect.conf") < 0) ... error already reported
- *	conf_apply_env(&c);             TBISECT_WORKDIR etc.
+ *	conf_apply_env(&c);             TBISECT_WORKDIR, SECONDS by MODE
  *	... use c ...
  *	conf_release(&c);
  * Strings in struct conf are owned by it.  Relative paths are resolved
@@ -57,7 +57,9 @@ int conf_parse(struct conf *c, const char *file, const char *data, size_t len);
 /* Parses one "KEY = VALUE" assignment (as given with -s on the command
  * line); what names the source in messages. */
 int conf_set(struct conf *c, const char *what, const char *assignment);
-/* Applies environment overrides (TBISECT_WORKDIR). */
+/* Applies environment overrides (TBISECT_WORKDIR) and resolves defaults
+ * that depend on other keys (SECONDS = 0: by MODE).  Call it once, after the
+ * last conf_load/conf_set. */
 void conf_apply_env(struct conf *c);
 void conf_release(struct conf *c);
 const char *conf_mode_name(enum conf_mode m);

@@ -89,6 +89,20 @@ static void test_conf(void)
 	conf_init(&c);
 	CHECK(conf_set(&c, "-s", "SECONDS=5") == 0 && c.seconds == 5);
 	CHECK(conf_set(&c, "-s", "SECONDS") < 0);
+	CHECK(conf_set(&c, "-s", "SECONDS=1") < 0);
+	CHECK(conf_set(&c, "-s", "SECONDS=3") == 0 && conf_set(&c, "-s", "MODE=wallclock") == 0);
+	conf_apply_env(&c);
+	CHECK(c.seconds == 3);
+	conf_release(&c);
+	/* SECONDS left at 0 follows MODE. */
+	conf_init(&c);
+	conf_apply_env(&c);
+	CHECK(c.seconds == 2);
+	conf_release(&c);
+	conf_init(&c);
+	CHECK(conf_set(&c, "-s", "MODE=wallclock") == 0 && conf_set(&c, "-s", "SECONDS=0") == 0);
+	conf_apply_env(&c);
+	CHECK(c.seconds == 5);
 	conf_release(&c);
 }
 
