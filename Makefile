@@ -2,22 +2,28 @@
 #   make            build ./tbisect
 #   make deps       install the Debian packages it needs (root, or say what to run)
 #   make bisect     deps + prepare + bisect the range in bisect.conf + plot
-#   make test       unit tests (also under ASan/UBSan) + end-to-end tests with a real kernel
+#   make test       unit tests (also under ASan/UBSan) + end-to-end tests with a real kernel,
+#                   through prove (TAP)
 #   make bench      benchmarks (simulated bisection accuracy/cost; time-to-culprit)
 #   make nightly    the nightly regression check
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE
-LIBS = -linih -lgsl -lgslcblas -lcrypto -lm
-SRC = src/util.c src/run.c src/conf.c src/series.c src/tree.c src/build.c src/image.c \
-      src/vm.c src/store.c src/stats.c src/bisect.c src/bench.c src/plot.c src/check.c
-LIBSRC = $(SRC) src/sim.c
+# Library flags from pkg-config (libcsv ships no .pc file).
+PKGS = inih gsl libcrypto jansson
+LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -linih -lgsl -lgslcblas -lcrypto -ljansson) -lcsv -lm
+WARN += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LIBSRC = src/util.c src/run.c src/conf.c src/series.c src/tree.c src/build.c src/image.c \
+      src/vm.c src/store.c src/lock.c src/stats.c src/bisect.c src/bench.c src/plot.c src/check.c src/hist.c src/release.c \
+      src/sim.c
+# The binary's commands; the unit tests link the modules only.
+SRC = $(filter-out src/sim.c,$(LIBSRC)) src/cmd.c src/cmd_run.c src/cmd_bisect.c src/cmd_check.c src/cmd_release.c
 HDR = $(wildcard src/*.h)
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 DEBS = linux-source-6.1 qemu-system-x86 git ccache dbench gnuplot-nox busybox-static \
-       bc bison flex libelf-dev libssl-dev cpio xz-utils make gcc libc6-dev \
-       libinih-dev libgsl-dev pkg-config
+       bc bison flex libelf-dev libssl-dev cpio xz-utils make gcc libc6-dev perl \
+       libinih-dev libgsl-dev libjansson-dev libcsv-dev pkg-config jq
 
 .PHONY: all deps bisect test unit unit-asan e2e bench nightly clean fuzz
 
@@ -51,7 +57,7 @@ deps:
 	echo "deps: missing:$$missing"; \
 	if [ "$$(id -u)" != 0 ]; then \
 	  echo "deps: run as root: apt-get update && apt-get install -y$$missing"; exit 1; fi; \
-	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing
 
 bisect: deps tbisect
 	./tbisect prepare
@@ -61,23 +67,25 @@ bisect: deps tbisect
 nightly: deps tbisect
 	./tbisect check
 
-# The unit tests feed bad input on purpose; their expected error messages go
-# to a file, shown only when a test fails.
+# Every suite prints TAP; prove runs them and names what failed.
 unit: build/unit
-	@./build/unit 2>build/unit.err || { cat build/unit.err; exit 1; }
+	@bash tests/unit.t
 
 unit-asan: build/unit-asan
-	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/unit-asan \
-	  2>build/unit-asan.err || { cat build/unit-asan.err; exit 1; }
+	@bash tests/unit-asan.t
 
 e2e: tbisect build/tbisect-asan
 	bash tests/run.sh
 
 test: deps
-	$(MAKE) unit unit-asan e2e
+	$(MAKE) build/unit build/unit-asan tbisect build/tbisect-asan
+	@# The console formatter streams each line (the file one holds a suite back until it ends).
+	prove -v --formatter TAP::Formatter::Console tests/unit.t tests/unit-asan.t tests/e2e.t
 
 bench: deps tbisect build/simbench
 	./build/simbench
+	bash tests/bench/git-range.sh
+	bash tests/bench/releases.sh
 	bash tests/bench/time-to-culprit.sh
 
 clean:

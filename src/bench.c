@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-int bench_init(struct bench *be, const struct conf *c, struct tree *tree)
+static int init(struct bench *be, const struct conf *c, struct tree *tree, const char *outname)
 {
 	char *path;
 	int i;
@@ -20,12 +20,14 @@ int bench_init(struct bench *be, const struct conf *c, struct tree *tree)
 	be->conf = c;
 	be->tree = tree;
 	be->t_start = util_now();
-	build_init(&be->build, c, tree->dir, "build");
+	build_init(&be->build, c, tree->dir, outname);
 	path = xasprintf("%s/results.tsv", c->workdir);
 	store_init(&be->store, path);
 	free(path);
-	if (store_load(&be->store) < 0)
+	if (store_load(&be->store) < 0) {
+		bench_release(be);
 		return -1;
+	}
 	for (i = 0; i < tree->n; i++) {
 		const struct tree_state *s = &tree->state[i];
 		int k = bench_add_target(be, s->commit, s->treeid, s->name, s->subject);
@@ -33,9 +35,74 @@ int bench_init(struct bench *be, const struct conf *c, struct tree *tree)
 		be->t[k].state = i;
 		be->t[k].unusable = s->broken;
 		free(be->t[k].label);
-		be->t[k].label = i ? xasprintf("%d (%s)", i, s->name) : xstrdup("0 (base)");
+		be->t[k].label = i || tree->user ? xasprintf("%d (%s)", i, s->name)
+					       : xstrdup("0 (base)");
 	}
 	return 0;
+}
+
+int bench_init(struct bench *be, const struct conf *c, struct tree *tree)
+{
+	char *outname;
+	int ret;
+
+	if (!tree->user)
+		return init(be, c, tree, "build");
+	/* WORKDIR/git/KEY/build beside WORKDIR/git/KEY/linux, as build and
+	 * linux are in WORKDIR: ccache serves both (see build.c). */
+	outname = xasprintf("%.*s/build", (int)strlen(tree->dir) - 6 - (int)strlen(c->workdir) - 1,
+			    tree->dir + strlen(c->workdir) + 1);
+	ret = init(be, c, tree, outname);
+	free(outname);
+	return ret;
+}
+
+int bench_init_git(struct bench *be, const struct conf *c, struct tree *tree)
+{
+	struct util_hash *h = util_hash_new();
+	char key[65], *outname;
+	int ret;
+
+	/* One build directory per user tree: distant trees do not share objects. */
+	util_hash_addstr(h, tree->dir);
+	util_hash_hex(h, key);
+	outname = xasprintf("build-git-%.12s", key);
+	ret = init(be, c, tree, outname);
+	free(outname);
+	return ret;
+}
+
+void bench_params(const struct conf *c, struct bisect_params *p)
+{
+	bisect_params_default(p);
+	p->deterministic = c->mode == MODE_ICOUNT;
+	p->threshold = c->threshold;
+	p->alpha = c->alpha;
+	p->runs_min = (int)c->runs_min;
+	p->runs_max = (int)(c->runs_max > c->runs_min ? c->runs_max : c->runs_min);
+	p->step = (int)c->culprit_step;
+}
+
+void bench_identity(const struct conf *c, enum conf_accel accel, struct bench_identity *id)
+{
+	if (c->mode == MODE_ICOUNT)
+		id->mode = xasprintf("icount shift=%ld", c->shift);
+	else
+		id->mode = xasprintf("wallclock accel=%s", conf_accel_name(accel));
+	id->params = xasprintf("clients=%ld seconds=%ld smp=%ld mem=%ld feat=%s", c->clients,
+			       c->seconds, c->smp, c->memory_mb, c->feat);
+}
+
+void bench_identity_release(struct bench_identity *id)
+{
+	free(id->mode);
+	free(id->params);
+	memset(id, 0, sizeof(*id));
+}
+
+const char *bench_label(const struct bench *be, int i)
+{
+	return be->t[i].label;
 }
 
 void bench_release(struct bench *be)
@@ -52,6 +119,7 @@ void bench_release(struct bench *be)
 	free(be->image);
 	store_release(&be->store);
 	build_release(&be->build);
+	memset(be, 0, sizeof(*be));
 }
 
 int bench_add_target(struct bench *be, const char *commit, const char *treeid,
@@ -87,22 +155,18 @@ const char *bench_mode(struct bench *be)
 /* The measurement key of a kernel under this configuration. */
 static void measure_key(struct bench *be, const char *kernel_sha, char *key)
 {
-	const struct conf *c = be->conf;
 	struct util_hash *h = util_hash_new();
-	char buf[256];
+	struct bench_identity id;
 
+	/* The accelerator is resolved (kvm or tcg) before any key is made. */
+	bench_identity(be->conf, be->accel, &id);
 	util_hash_addstr(h, "tbisect-measure-2");
 	util_hash_addstr(h, kernel_sha);
 	util_hash_addstr(h, be->image_key);
-	if (c->mode == MODE_ICOUNT)
-		snprintf(buf, sizeof(buf), "icount shift=%ld", c->shift);
-	else
-		snprintf(buf, sizeof(buf), "wallclock accel=%s", be->accel == ACCEL_KVM ? "kvm" : "tcg");
-	util_hash_addstr(h, buf);
-	snprintf(buf, sizeof(buf), "clients=%ld seconds=%ld smp=%ld mem=%ld feat=%s", c->clients,
-		 c->seconds, c->smp, c->memory_mb, c->feat);
-	util_hash_addstr(h, buf);
+	util_hash_addstr(h, id.mode);
+	util_hash_addstr(h, id.params);
 	util_hash_hex(h, key);
+	bench_identity_release(&id);
 }
 
 static int ensure_image(struct bench *be)
@@ -178,9 +242,8 @@ static int lookup_key(struct bench *be, int i)
 	return 0;
 }
 
-static int ops_samples(void *ctx, int i, const double **v, int *nfail)
+int bench_samples(struct bench *be, int i, const double **v, int *nfail)
 {
-	struct bench *be = ctx;
 	struct bench_target *t = &be->t[i];
 
 	*nfail = 0;
@@ -191,6 +254,11 @@ static int ops_samples(void *ctx, int i, const double **v, int *nfail)
 	t->nv = store_samples(&be->store, t->key, &t->v, nfail);
 	*v = t->v;
 	return t->nv;
+}
+
+static int ops_samples(void *ctx, int i, const double **v, int *nfail)
+{
+	return bench_samples(ctx, i, v, nfail);
 }
 
 static const char *ops_label(void *ctx, int i)
@@ -226,6 +294,24 @@ static double ops_cost(void *ctx)
 const struct bisect_ops bench_ops = { ops_samples, ops_measure, ops_label, ops_cost, ops_ensure_many,
 				       ops_parallel };
 
+int bench_checkout(struct bench *be, int i)
+{
+	struct bench_target *t = &be->t[i];
+	char id[65];
+
+	if (!t->commit[0])
+		return 0;
+	if (tree_checkout(be->tree, t->commit) < 0)
+		return -1;
+	if (!be->tree->user)
+		return 0;
+	/* Distant commits can differ in Kconfig: the config follows them. */
+	if (tree_kconfig_id(be->tree, t->treeid, id) < 0)
+		return -1;
+	build_set_source(&be->build, id);
+	return 0;
+}
+
 /* Builds target i (or finds it built) and learns its key: 0 ready with res
  * filled, 1 unusable (res released), -1 error or interrupt. */
 static int prepare(struct bench *be, int i, struct build_result *res)
@@ -247,7 +333,7 @@ static int prepare(struct bench *be, int i, struct build_result *res)
 		info("build: %s", t->label);
 		double t0 = util_now();
 
-		if (t->commit[0] && tree_checkout(be->tree, t->commit) < 0)
+		if (bench_checkout(be, i) < 0)
 			return -1;
 		be->t_checkout += util_now() - t0;
 		st = build_kernel(&be->build, t->treeid, res);
@@ -395,6 +481,13 @@ int bench_measure(struct bench *be, int i)
 		return -1;
 	}
 	return finish_run(be, &s);
+}
+
+int bench_gather(struct bench *be, int i, const double **v)
+{
+	int want = be->conf->mode == MODE_ICOUNT ? 1 : (int)be->conf->runs_min;
+
+	return bisect_gather(&bench_ops, be, i, want, 2, v);
 }
 
 int bench_parallel(const struct bench *be)

@@ -391,164 +391,173 @@ static int missing(struct bisect *b, int i, int want)
 	return have < want ? want - have : 0;
 }
 
-int bisect_run(struct bisect *b, int good, int bad, struct bisect_result *res)
+/* What a phase of bisect_run() says to do next. */
+enum next {
+	NEXT_GO,		/* carry on */
+	NEXT_DONE,		/* res->status is final */
+	NEXT_RESTART,		/* the rule changed: start over from the samples */
+	NEXT_ABORT,
+};
+
+/* Compares the endpoints: NEXT_GO when BAD is slower by the threshold,
+ * else res->status says why not (NEXT_DONE). */
+static enum next endpoints(struct bisect *b, int good, int bad, struct bisect_result *res)
 {
+	int st[2] = { good, bad }, want[2] = { 1, 1 }, r;
 	struct cmp c;
-	int lo, hi, r, n0 = b->runs, retries = 0;
 
-restart:
-	memset(res, 0, sizeof(*res));
-	res->good = good;
-	res->bad = bad;
-	res->culprit = res->parent = -1;
-	{
-		int st[2] = { good, bad }, want[2] = { 1, 1 };
-
-		if (prefetch(b, st, want, 2) == -2)
-			goto aborted;
-	}
+	if (prefetch(b, st, want, 2) == -2)
+		return NEXT_ABORT;
 	r = compare(b, good, bad, &c);
 	if (r == -2)
-		goto aborted;
+		return NEXT_ABORT;
 	if (r == -1) {
 		res->status = BISECT_ENDPOINT_FAILED;
-		goto out;
+		return NEXT_DONE;
 	}
 	/* The endpoints' repeats wait for the confirmation round (they run
 	 * there side by side with the culprit's), unless nothing follows. */
 	if (!c.differ || c.change > 0) {
 		r = repeats(b, good, bad, -1, -1);
 		if (r == -2)
-			goto aborted;
+			return NEXT_ABORT;
 		if (r == 1)
-			goto restart;
+			return NEXT_RESTART;
 	}
 	res->good_v = c.a_v;
 	res->bad_v = c.b_v;
 	res->change = c.change;
 	res->p = c.p;
 	res->mde = b->mde;
-	if (!c.differ) {
-		res->status = BISECT_NO_DIFF;
-		goto out;
+	if (!c.differ || c.change > 0) {
+		res->status = !c.differ ? BISECT_NO_DIFF : BISECT_NOT_SLOWER;
+		return NEXT_DONE;
 	}
-	if (c.change > 0) {
-		res->status = BISECT_NOT_SLOWER;
-		goto out;
+	return NEXT_GO;
+}
+
+/* One line on what this round tests and how much is left. */
+static void report_round(struct bisect *b, int lo, int hi, const int *pts, int np)
+{
+	double span = hi - lo, steps = ceil(log(span) / log(np + 1.0) - 1e-9);
+	double per = b->ops->cost ? b->ops->cost(b->ctx) : 0;
+	/* A step is one round of runs (icount) or about 2 x runs_min (noisy). */
+	double left = (steps * (b->p.deterministic ? 1 : 2 * b->p.runs_min) + 2) * per;
+	const char *more = np > 1 ? " and others side by side" : "";
+
+	if (per > 0)
+		info("bisect: testing %s%s (%d..%d, about %.0f steps left, ~%.0f min)",
+		     b->ops->label(b->ctx, pts[0]), more, lo, hi, steps, left / 60);
+	else
+		info("bisect: testing %s%s (%d..%d, about %.0f steps left)",
+		     b->ops->label(b->ctx, pts[0]), more, lo, hi, steps);
+}
+
+/* Side by side: the round's points, and in the last round (every interior
+ * state probed) spare VMs run the repeats the confirmation will want, a
+ * lone point being culprit or parent.  0 or -2. */
+static int plan_round(struct bisect *b, int good, int bad, int lo, int hi, const int *pts,
+		      int np, int w)
+{
+	int st[PICK_MAX + 5], want[PICK_MAX + 5], ns = 0, budget = w, interior = 0, j;
+
+	for (j = 0; j < np; j++) {
+		st[ns] = pts[j];
+		want[ns++] = 1;
+		budget -= missing(b, pts[j], 1);
 	}
-	lo = good;
-	hi = bad;
-search:
+	for (j = lo + 1; j < hi; j++)
+		interior += !b->skip[j];
+	if (np == interior) {
+		int ex[5] = { np == 1 ? pts[0] : -1, lo, hi, good, bad };
+
+		for (j = 0; j < 5; j++) {
+			/* The lone point's first run is counted already. */
+			int need = missing(b, ex[j], 2) - (j == 0 ? missing(b, ex[j], 1) : 0);
+
+			if (ex[j] < 0 || need > budget)
+				continue;
+			budget -= need;
+			st[ns] = ex[j];
+			want[ns++] = 2;
+		}
+	}
+	return prefetch(b, st, want, ns);
+}
+
+/* Narrows lo..hi (lo GOOD, hi BAD) until they are adjacent or only skipped
+ * states lie between.  0 or -2. */
+static int search(struct bisect *b, int good, int bad, int *lo, int *hi)
+{
 	for (;;) {
-		int pts[PICK_MAX], np, k, w = width(b), v = 0;
+		int pts[PICK_MAX], np, k, w = width(b), v;
 
-		np = pick_points(b, lo, hi, w, pts);
+		np = pick_points(b, *lo, *hi, w, pts);
 		if (np == 0)
-			break;
-		{
-			double span = hi - lo, steps = ceil(log(span) / log(np + 1.0) - 1e-9);
-			double per = b->ops->cost ? b->ops->cost(b->ctx) : 0;
-			/* A step is one round of runs (icount) or about 2 x runs_min (noisy). */
-			double left = (steps * (b->p.deterministic ? 1 : 2 * b->p.runs_min) + 2) * per;
-
-			if (per > 0)
-				info("bisect: testing %s%s (%d..%d, about %.0f steps left, ~%.0f min)",
-				     b->ops->label(b->ctx, pts[0]), np > 1 ? " and others side by side" : "",
-				     lo, hi, steps, left / 60);
-			else
-				info("bisect: testing %s%s (%d..%d, about %.0f steps left)",
-				     b->ops->label(b->ctx, pts[0]), np > 1 ? " and others side by side" : "",
-				     lo, hi, steps);
-		}
-		if (w > 1) {
-			int st[PICK_MAX + 5], want[PICK_MAX + 5], ns = 0, budget = w, interior = 0, j;
-
-			for (k = 0; k < np; k++) {
-				st[ns] = pts[k];
-				want[ns++] = 1;
-				budget -= missing(b, pts[k], 1);
-			}
-			for (j = lo + 1; j < hi; j++)
-				interior += !b->skip[j];
-			if (np == interior) {
-				/* Last round: spare VMs run the repeats the confirmation
-				 * will want (a lone point is culprit or parent). */
-				int ex[5] = { np == 1 ? pts[0] : -1, lo, hi, good, bad };
-
-				for (j = 0; j < 5; j++) {
-					/* The lone point's first run is counted already. */
-					int need = missing(b, ex[j], 2) - (j == 0 ? missing(b, ex[j], 1) : 0);
-
-					if (ex[j] < 0 || need > budget)
-						continue;
-					budget -= need;
-					st[ns] = ex[j];
-					want[ns++] = 2;
-				}
-			}
-			if (prefetch(b, st, want, ns) == -2)
-				goto aborted;
-		}
+			return 0;
+		report_round(b, *lo, *hi, pts, np);
+		if (w > 1 && plan_round(b, good, bad, *lo, *hi, pts, np, w) == -2)
+			return -2;
 		/* Walk the points upwards: the first BAD one bounds the culprit. */
 		for (k = 0; k < np; k++) {
 			v = classify(b, pts[k], good, bad);
 			if (v == -2)
-				goto aborted;
+				return -2;
 			if (v < 0)
 				continue;
 			if (v) {
-				hi = pts[k];
+				*hi = pts[k];
 				break;
 			}
-			lo = pts[k];
+			*lo = pts[k];
 		}
 	}
+}
+
+/* Noisy rule: culprit hi and parent lo must differ.  If they do not, one
+ * verdict on the way was wrong: finds which side and widens lo..hi to
+ * search it again (NEXT_GO), or accepts the pair (NEXT_DONE). */
+static enum next verify(struct bisect *b, int good, int bad, int *lo, int *hi)
+{
+	struct cmp cg, cb;
+
+	if (*lo != good) {
+		if (compare(b, good, *lo, &cg) == -2)
+			return NEXT_ABORT;
+		if (cg.differ && cg.change < 0) {
+			info("bisect: verification: %s is slower than GOOD after all; searching again",
+			     b->ops->label(b->ctx, *lo));
+			*hi = *lo;
+			*lo = good;
+			return NEXT_GO;
+		}
+	}
+	if (*hi != bad) {
+		if (compare(b, *hi, bad, &cb) == -2)
+			return NEXT_ABORT;
+		if (cb.differ && cb.change < 0) {
+			info("bisect: verification: %s is faster than BAD after all; searching again",
+			     b->ops->label(b->ctx, *hi));
+			*lo = *hi;
+			*hi = bad;
+			return NEXT_GO;
+		}
+	}
+	return NEXT_DONE;
+}
+
+/* The verdict on culprit hi against parent lo, into res. */
+static void fill_result(struct bisect *b, int lo, int hi, const struct cmp *c,
+			struct bisect_result *res)
+{
 	res->culprit = hi;
 	res->parent = lo;
-	/* Confirmation: culprit against its parent. */
-	r = repeats(b, hi, lo, good, bad);
-	if (r == -2)
-		goto aborted;
-	if (r == 1)
-		goto restart;
-	r = compare(b, lo, hi, &c);
-	if (r == -2)
-		goto aborted;
-	/* Verify: culprit and parent must differ.  If not, one verdict on the
-	 * way was wrong: find which side and search that part again. */
-	if (!b->p.deterministic && (!c.differ || c.change > 0) && retries < 3 && hi - lo == 1) {
-		struct cmp cg, cb;
-
-		retries++;
-		if (lo != good) {
-			if (compare(b, good, lo, &cg) == -2)
-				goto aborted;
-			if (cg.differ && cg.change < 0) {
-				info("bisect: verification: %s is slower than GOOD after all; searching again",
-				     b->ops->label(b->ctx, lo));
-				hi = lo;
-				lo = good;
-				goto search;
-			}
-		}
-		if (hi != bad) {
-			if (compare(b, hi, bad, &cb) == -2)
-				goto aborted;
-			if (cb.differ && cb.change < 0) {
-				info("bisect: verification: %s is faster than BAD after all; searching again",
-				     b->ops->label(b->ctx, hi));
-				lo = hi;
-				hi = bad;
-				goto search;
-			}
-		}
-	}
-	res->parent_v = c.a_v;
-	res->culprit_v = c.b_v;
-	res->change = c.change;
-	res->p = c.p;
-	res->ci_lo = c.lo;
-	res->ci_hi = c.hi;
+	res->parent_v = c->a_v;
+	res->culprit_v = c->b_v;
+	res->change = c->change;
+	res->p = c->p;
+	res->ci_lo = c->lo;
+	res->ci_hi = c->hi;
 	res->mde = b->mde;
 	res->status = hi - lo > 1 ? BISECT_AMBIGUOUS : BISECT_FOUND;
 	res->low_conf = b->low_conf;
@@ -559,22 +568,66 @@ search:
 
 		snprintf(res->confidence, sizeof(res->confidence),
 			 "deterministic: repeats agree within %.4f%%, change %.2f%% vs threshold %.2f%%",
-			 100 * spread, 100 * c.change, 100 * b->p.threshold);
+			 100 * spread, 100 * c->change, 100 * b->p.threshold);
 	} else {
 		snprintf(res->confidence, sizeof(res->confidence),
 			 "Mann-Whitney p = %.2g, Hodges-Lehmann shift %.2f%% [%.2f%%, %.2f%%] at %.1f%% confidence%s",
-			 c.p, 100 * c.change, 100 * c.lo, 100 * c.hi, 100 * (1 - b->p.alpha),
+			 c->p, 100 * c->change, 100 * c->lo, 100 * c->hi, 100 * (1 - b->p.alpha),
 			 b->low_conf ? "; some verdicts forced at RUNS_MAX" : "");
 	}
-out:
+}
+
+/* One pass: endpoints, search, confirmation, and (noisy rule) up to three
+ * re-searches when the verification finds a misjudged side. */
+static enum next run_pass(struct bisect *b, int good, int bad, struct bisect_result *res)
+{
+	enum next nx = endpoints(b, good, bad, res);
+	int lo = good, hi = bad, retries = 0, r;
+	struct cmp c;
+
+	if (nx != NEXT_GO)
+		return nx;
+	for (;;) {
+		if (search(b, good, bad, &lo, &hi) == -2)
+			return NEXT_ABORT;
+		res->culprit = hi;
+		res->parent = lo;
+		/* Confirmation: culprit against its parent. */
+		r = repeats(b, hi, lo, good, bad);
+		if (r != 0)
+			return r == 1 ? NEXT_RESTART : NEXT_ABORT;
+		if (compare(b, lo, hi, &c) == -2)
+			return NEXT_ABORT;
+		if (b->p.deterministic || (c.differ && c.change < 0) || retries >= 3 || hi - lo != 1)
+			break;
+		retries++;
+		nx = verify(b, good, bad, &lo, &hi);
+		if (nx == NEXT_ABORT)
+			return nx;
+		if (nx == NEXT_DONE)
+			break;
+	}
+	fill_result(b, lo, hi, &c, res);
+	return NEXT_DONE;
+}
+
+int bisect_run(struct bisect *b, int good, int bad, struct bisect_result *res)
+{
+	int n0 = b->runs;
+	enum next nx;
+
+	do {
+		memset(res, 0, sizeof(*res));
+		res->good = good;
+		res->bad = bad;
+		res->culprit = res->parent = -1;
+		nx = run_pass(b, good, bad, res);
+	} while (nx == NEXT_RESTART);
+	if (nx == NEXT_ABORT)
+		res->status = BISECT_ABORTED;
 	res->runs = b->runs - n0;
 	collect_skipped(b, res);
-	return 0;
-aborted:
-	res->status = BISECT_ABORTED;
-	res->runs = b->runs - n0;
-	collect_skipped(b, res);
-	return -1;
+	return nx == NEXT_ABORT ? -1 : 0;
 }
 
 static void add_change(struct bisect *b, int parent, int state, const struct cmp *c)

@@ -41,6 +41,18 @@ void build_result_release(struct build_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
+static int base_is_file(const struct build *b)
+{
+	return strcmp(b->conf->kconfig_base, "tinyconfig") && strcmp(b->conf->kconfig_base, "defconfig");
+}
+
+void build_set_source(struct build *b, const char *kconfig_src)
+{
+	if (strcmp(b->kconfig_src, kconfig_src ? kconfig_src : ""))
+		b->config_ready = 0;
+	snprintf(b->kconfig_src, sizeof(b->kconfig_src), "%s", kconfig_src ? kconfig_src : "");
+}
+
 static int load_identity(struct build *b)
 {
 	const char *argv[] = { "gcc", "--version", NULL };
@@ -58,8 +70,12 @@ static int load_identity(struct build *b)
 		*nl = '\0';
 	b->compiler = out;
 	h = util_hash_new();
-	if (util_hash_addfile(h, b->conf->kconfig) < 0) {
-		util_hash_hex(h, b->config_hash);
+	/* The default base leaves the key as before KCONFIG_BASE existed. */
+	if (strcmp(b->conf->kconfig_base, "tinyconfig"))
+		util_hash_addstr(h, b->conf->kconfig_base);
+	if (util_hash_addfile(h, b->conf->kconfig) < 0 ||
+	    (base_is_file(b) && util_hash_addfile(h, b->conf->kconfig_base) < 0)) {
+		util_hash_free(h);
 		return -1;
 	}
 	util_hash_hex(h, b->config_hash);
@@ -123,7 +139,8 @@ int build_lookup(struct build *b, const char *treeid, struct build_result *res,
 	secs = field(text, "build_seconds");
 	errs = field(text, "errors");
 	res->cached = 1;
-	res->seconds = secs ? atof(secs) : 0;
+	if (!secs || util_parse_double(secs, &res->seconds) < 0)
+		res->seconds = 0;
 	if (status && !strcmp(status, "ok") && sha && strlen(sha) == 64) {
 		*st = BUILD_OK;
 		memcpy(res->kernel_sha, sha, 65);
@@ -154,7 +171,11 @@ static int make(struct build *b, const char *const *targets, const char *log, do
 	char *jobs = xasprintf("-j%ld", b->conf->jobs > 0 ? b->conf->jobs : sysconf(_SC_NPROCESSORS_ONLN));
 	char *odir = xasprintf("O=%s", b->outdir);
 	char *ccdir = xasprintf("CCACHE_DIR=%s/ccache", b->conf->workdir);
-	const char *env[ARRAY_SIZE(kbuild_env) + 1];
+	/* Paths under WORKDIR hashed relative to the O= directory: every tree
+	 * laid out as X/linux beside X/build shares the cache (kbuild's
+	 * -fmacro-prefix-map keeps the objects free of the source path). */
+	char *basedir = xasprintf("CCACHE_BASEDIR=%s", b->conf->workdir);
+	const char *env[ARRAY_SIZE(kbuild_env) + 2];
 	struct run_cmd cmd;
 	size_t i = 0, k;
 	int st;
@@ -162,6 +183,7 @@ static int make(struct build *b, const char *const *targets, const char *log, do
 	for (k = 0; kbuild_env[k]; k++)
 		env[k] = kbuild_env[k];
 	env[k++] = ccdir;
+	env[k++] = basedir;
 	env[k] = NULL;
 	argv[i++] = "make";
 	argv[i++] = "-C";
@@ -185,83 +207,122 @@ static int make(struct build *b, const char *const *targets, const char *log, do
 	free(jobs);
 	free(odir);
 	free(ccdir);
+	free(basedir);
 	return st;
 }
 
-/* Makes the one config of this build directory, unless it exists for the
- * same fragment. */
-static int ensure_config(struct build *b, const char *log)
+/* The base config: tinyconfig, defconfig, or the user's file brought to
+ * this tree with olddefconfig.  0 or -1. */
+static int make_base(struct build *b, const char *dotconfig, const char *log)
 {
-	char *stamp = xasprintf("%s/.tbisect-config", b->outdir), *have = NULL;
-	char *dotconfig = xasprintf("%s/.config", b->outdir);
-	const char *merge_argv[] = { "scripts/kconfig/merge_config.sh", "-m", "-O", b->outdir,
-				     dotconfig, b->conf->kconfig, NULL };
-	int ret = -1, st;
+	const char *target = b->conf->kconfig_base;
+	int st;
 
-	if (b->config_ready)
-		goto ok;
-	if (util_exists(stamp) && util_read_file(stamp, &have, NULL) == 0 &&
-	    !strcmp(util_trim(have), b->config_hash) && util_exists(dotconfig))
-		goto ok;
-	info("build: generating the kernel config (tinyconfig + %s)", b->conf->kconfig);
-	if (util_mkdir_p(b->outdir) < 0)
-		goto out;
-	unlink(stamp);
-	if ((st = make(b, (const char *const[]){ "tinyconfig", NULL }, log, 300)) != 0) {
-		error("make tinyconfig failed (%s); see %s", run_strstatus(st), log);
-		goto out;
+	if (base_is_file(b)) {
+		if (util_copy_file(b->conf->kconfig_base, dotconfig, NULL) < 0)
+			return -1;
+		target = "olddefconfig";
 	}
-	{
-		struct run_cmd cmd;
+	if ((st = make(b, (const char *const[]){ target, NULL }, log, 300)) != 0)
+		return error("make %s failed (%s); see %s", target, run_strstatus(st), log);
+	return 0;
+}
 
-		run_init(&cmd, merge_argv);
-		cmd.cwd = b->srcdir;
-		cmd.stdout_path = log;
-		cmd.stdout_append = 1;
-		cmd.stderr_to_stdout = 1;
-		cmd.timeout = 120;
-		st = run_exec(&cmd);
-		run_release(&cmd);
-		if (st != 0) {
-			error("merge_config.sh failed (%s); see %s", run_strstatus(st), log);
-			goto out;
+static int merge_fragment(struct build *b, const char *dotconfig, const char *log)
+{
+	const char *argv[] = { "scripts/kconfig/merge_config.sh", "-m", "-O", b->outdir,
+			       dotconfig, b->conf->kconfig, NULL };
+	struct run_cmd cmd;
+	int st;
+
+	run_init(&cmd, argv);
+	cmd.cwd = b->srcdir;
+	cmd.stdout_path = log;
+	cmd.stdout_append = 1;
+	cmd.stderr_to_stdout = 1;
+	cmd.timeout = 120;
+	st = run_exec(&cmd);
+	run_release(&cmd);
+	if (st != 0)
+		return error("merge_config.sh failed (%s); see %s", run_strstatus(st), log);
+	if ((st = make(b, (const char *const[]){ "olddefconfig", NULL }, log, 300)) != 0)
+		return error("make olddefconfig failed (%s); see %s", run_strstatus(st), log);
+	return 0;
+}
+
+/* The fragment's options missing from the resolved .config, " "-joined
+ * (caller frees), NULL when every one survived or on a read error. */
+char *build_missing_options(const char *fragment, const char *config)
+{
+	char *frag = xstrdup(fragment), *p, *line;
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	for (p = frag; (line = strsep(&p, "\n"));) {
+		char *l = util_trim(line), *hit;
+		size_t n = strlen(l);
+
+		if (strncmp(l, "CONFIG_", 7) || (n > 2 && !strcmp(l + n - 2, "=n")))
+			continue;
+		/* A whole line of the .config, not a prefix of a longer one. */
+		for (hit = strstr(config, l); hit; hit = strstr(hit + 1, l))
+			if ((hit == config || hit[-1] == '\n') && (hit[n] == '\n' || !hit[n]))
+				break;
+		if (!hit) {
+			if (sb.len)
+				sbuf_addstr(&sb, " ");
+			sbuf_addstr(&sb, l);
 		}
 	}
-	if ((st = make(b, (const char *const[]){ "olddefconfig", NULL }, log, 300)) != 0) {
-		error("make olddefconfig failed (%s); see %s", run_strstatus(st), log);
+	free(frag);
+	return sb.len ? sbuf_detach(&sb) : (sbuf_release(&sb), NULL);
+}
+
+static char *config_stamp(const struct build *b)
+{
+	if (!b->kconfig_src[0])
+		return xstrdup(b->config_hash);	/* the series: one config for every state */
+	return xasprintf("%s %s", b->config_hash, b->kconfig_src);
+}
+
+/* Makes the config of this build directory unless it exists for the same
+ * fragment, base and (TREE mode) Kconfig sources.  0, 1 when an option
+ * the fragment needs does not survive (into *missing), -1 on error. */
+static int ensure_config(struct build *b, const char *log, char **missing)
+{
+	char *path = xasprintf("%s/.tbisect-config", b->outdir), *have = NULL;
+	char *dotconfig = xasprintf("%s/.config", b->outdir), *want = config_stamp(b);
+	char *frag = NULL, *cfg = NULL;
+	int ret = -1;
+
+	if (b->config_ready || (util_exists(path) && util_read_file(path, &have, NULL) == 0 &&
+				!strcmp(util_trim(have), want) && util_exists(dotconfig))) {
+		b->config_ready = 1;
+		ret = 0;
 		goto out;
 	}
-	/* Every option the fragment sets must have survived olddefconfig. */
-	{
-		char *frag, *cfg, *p, *line;
-
-		if (util_read_file(b->conf->kconfig, &frag, NULL) < 0)
-			goto out;
-		if (util_read_file(dotconfig, &cfg, NULL) < 0) {
-			free(frag);
-			goto out;
-		}
-		for (p = frag; (line = strsep(&p, "\n"));) {
-			char *l = util_trim(line);
-
-			if (strncmp(l, "CONFIG_", 7))
-				continue;
-			if (strlen(l) > 2 && !strcmp(l + strlen(l) - 2, "=n"))
-				continue;
-			if (!strstr(cfg, l))
-				warning("config fragment line '%s' did not survive olddefconfig", l);
-		}
-		free(frag);
-		free(cfg);
-	}
-	if (util_write_file_atomic(stamp, b->config_hash, strlen(b->config_hash)) < 0)
+	info("build: generating the kernel config (%s + %s)", b->conf->kconfig_base, b->conf->kconfig);
+	unlink(path);
+	if (util_mkdir_p(b->outdir) < 0 || make_base(b, dotconfig, log) < 0 ||
+	    merge_fragment(b, dotconfig, log) < 0)
 		goto out;
-ok:
+	if (util_read_file(b->conf->kconfig, &frag, NULL) < 0 ||
+	    util_read_file(dotconfig, &cfg, NULL) < 0)
+		goto out;
+	if ((*missing = build_missing_options(frag, cfg))) {
+		ret = 1;
+		goto out;
+	}
+	if (util_write_file_atomic(path, want, strlen(want)) < 0)
+		goto out;
 	b->config_ready = 1;
 	ret = 0;
 out:
+	free(frag);
+	free(cfg);
 	free(have);
-	free(stamp);
+	free(want);
+	free(path);
 	free(dotconfig);
 	return ret;
 }
@@ -290,11 +351,60 @@ static char *first_errors(const char *log)
 	return sbuf_detach(&sb);
 }
 
+/* Records a failed build (it will be skipped, not built again). */
+static int record_failed(struct build *b, struct build_result *res, const char *dir,
+			 const char *reason, const char *log)
+{
+	char *info = xasprintf("%s/info", dir);
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	sbuf_addf(&sb, "status=failed\nreason=%s\nbuild_seconds=%.1f\nerrors=%s\nlog=%s\n",
+		  reason, res->seconds, res->errors, log);
+	util_write_file_atomic(info, sb.buf, sb.len);
+	sbuf_release(&sb);
+	free(info);
+	b->builds++;
+	b->build_seconds += res->seconds;
+	return BUILD_FAILED;
+}
+
+/* Copies the kernel into the cache and records it.  BUILD_OK or -1. */
+static int record_ok(struct build *b, struct build_result *res, const char *dir,
+		     const char *treeid)
+{
+	char *src = xasprintf("%s/vmlinux", b->outdir), *info = xasprintf("%s/info", dir);
+	char *cfg = xasprintf("%s/.config", b->outdir), cfg_sha[65] = "";
+	struct sbuf sb;
+	int ret = -1;
+
+	res->vmlinux = xasprintf("%s/vmlinux", dir);
+	if (util_copy_file(src, res->vmlinux, res->kernel_sha) < 0)
+		goto out;
+	/* The resolved config follows from the key's inputs; kept to compare. */
+	util_sha256_file(cfg, cfg_sha);
+	sbuf_init(&sb);
+	sbuf_addf(&sb, "status=ok\nkernel_sha256=%s\nbuild_seconds=%.1f\ntree=%s\ncompiler=%s\n"
+		  "config_sha256=%s\n", res->kernel_sha, res->seconds, treeid, b->compiler, cfg_sha);
+	ret = util_write_file_atomic(info, sb.buf, sb.len);
+	sbuf_release(&sb);
+	if (ret == 0) {
+		b->builds++;
+		b->build_seconds += res->seconds;
+		ret = BUILD_OK;
+	}
+out:
+	free(cfg);
+	free(info);
+	free(src);
+	return ret;
+}
+
 int build_kernel(struct build *b, const char *treeid, struct build_result *res)
 {
 	enum build_status st;
 	char *logdir = xasprintf("%s/logs", b->conf->workdir), *log = NULL, *dir = NULL;
-	char *info = NULL, *src = NULL;
+	char *missing = NULL;
 	double start;
 	int ret = -1, ms;
 
@@ -302,14 +412,23 @@ int build_kernel(struct build *b, const char *treeid, struct build_result *res)
 		free(logdir);
 		return st;
 	}
-	if (util_mkdir_p(logdir) < 0)
+	dir = xasprintf("%s/%.16s", b->cachedir, res->key);
+	if (util_mkdir_p(logdir) < 0 || util_mkdir_p(dir) < 0)
 		goto out;
 	log = xasprintf("%s/build-%.16s.log", logdir, res->key);
 	unlink(log);
 	start = util_now();
-	if (ensure_config(b, log) < 0)
-		goto out;
+	ms = ensure_config(b, log, &missing);
 	b->config_seconds += util_now() - start;
+	if (ms == 1) {
+		res->errors = xasprintf("config: the resolved .config lacks %s (needed by %s)",
+					missing, b->conf->kconfig);
+		warning("%s", res->errors);
+		ret = record_failed(b, res, dir, "config", log);
+		goto out;
+	}
+	if (ms < 0)
+		goto out;
 	start = util_now();
 	ms = make(b, (const char *const[]){ "vmlinux", NULL }, log, (double)b->conf->build_timeout);
 	res->seconds = util_now() - start;
@@ -317,50 +436,17 @@ int build_kernel(struct build *b, const char *treeid, struct build_result *res)
 		error("build interrupted");
 		goto out;
 	}
-	dir = xasprintf("%s/%.16s", b->cachedir, res->key);
-	if (util_mkdir_p(dir) < 0)
-		goto out;
-	info = xasprintf("%s/info", dir);
-	if (ms != 0) {
-		struct sbuf sb;
-
-		res->errors = first_errors(log);
-		if (ms < 0 && ms != RUN_ERR_TIMEOUT) {
-			error("make could not run (%s); see %s", run_strstatus(ms), log);
-			goto out;
-		}
-		sbuf_init(&sb);
-		sbuf_addf(&sb, "status=failed\nreason=%s\nbuild_seconds=%.1f\nerrors=%s\nlog=%s\n",
-			  run_strstatus(ms), res->seconds, res->errors, log);
-		util_write_file_atomic(info, sb.buf, sb.len);
-		sbuf_release(&sb);
-		b->builds++;
-		b->build_seconds += res->seconds;
-		ret = BUILD_FAILED;
+	if (ms == 0) {
+		ret = record_ok(b, res, dir, treeid);
 		goto out;
 	}
-	src = xasprintf("%s/vmlinux", b->outdir);
-	res->vmlinux = xasprintf("%s/vmlinux", dir);
-	if (util_copy_file(src, res->vmlinux, res->kernel_sha) < 0)
-		goto out;
-	{
-		struct sbuf sb;
-
-		sbuf_init(&sb);
-		sbuf_addf(&sb, "status=ok\nkernel_sha256=%s\nbuild_seconds=%.1f\ntree=%s\ncompiler=%s\n",
-			  res->kernel_sha, res->seconds, treeid, b->compiler);
-		if (util_write_file_atomic(info, sb.buf, sb.len) < 0) {
-			sbuf_release(&sb);
-			goto out;
-		}
-		sbuf_release(&sb);
-	}
-	b->builds++;
-	b->build_seconds += res->seconds;
-	ret = BUILD_OK;
+	res->errors = first_errors(log);
+	if (ms < 0 && ms != RUN_ERR_TIMEOUT)
+		error("make could not run (%s); see %s", run_strstatus(ms), log);
+	else
+		ret = record_failed(b, res, dir, run_strstatus(ms), log);
 out:
-	free(src);
-	free(info);
+	free(missing);
 	free(dir);
 	free(log);
 	free(logdir);

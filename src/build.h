@@ -8,9 +8,17 @@
  * lines for a failed build).  A key seen before is never built again, and a
  * failed build is remembered as failed.
  *
- * The config is generated once per build directory: tinyconfig, the
- * fragment merged with the tree's scripts/kconfig/merge_config.sh, then
- * olddefconfig; it is identical for every state.  Builds run with fixed
+ * The config is generated once per build directory: KCONFIG_BASE
+ * (tinyconfig, defconfig, or a .config file brought to the tree with
+ * olddefconfig), the fragment merged with the tree's
+ * scripts/kconfig/merge_config.sh, then olddefconfig; it is identical for
+ * every state of the series.  In TREE mode the caller names the state's
+ * Kconfig sources with build_set_source() and the config is made again when
+ * they change.  The resolved .config is a function of the key's inputs (tree,
+ * fragment, base, compiler); its SHA-256 is kept in "info".  When an option
+ * the fragment sets (other than =n) is not in the resolved .config, the
+ * state is recorded as failed ("config") and skipped, never measured with
+ * another setup.  Builds run with fixed
  * KBUILD_BUILD_TIMESTAMP/USER/HOST/VERSION so that ccache hits on revisits.
  *
  *	struct build b;
@@ -46,12 +54,19 @@ struct build {
 	char *compiler;		/* "gcc --version" first line */
 	char config_hash[65];
 	int config_ready;
+	char kconfig_src[65];	/* TREE mode: id of the state's Kconfig files */
 	int builds;		/* kernels compiled by this process */
 	double build_seconds;
 	double config_seconds;	/* generating the .config, this process */
 };
 
 void build_init(struct build *b, const struct conf *c, const char *srcdir, const char *outname);
+/* TREE mode: the Kconfig sources of the state about to be built (see
+ * tree_kconfig_id()); NULL or "" for the series. */
+void build_set_source(struct build *b, const char *kconfig_src);
+/* The options of fragment (text) missing from config (text), " "-joined,
+ * caller frees; NULL when all are there. */
+char *build_missing_options(const char *fragment, const char *config);
 /* Key of treeid under this build's config and toolchain, into key (65). */
 int build_key(struct build *b, const char *treeid, char *key);
 /* Looks up the cache only: 0 with res filled when built (or failed) before,

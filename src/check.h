@@ -1,23 +1,17 @@
 /*
- * check: the nightly regression check, its baseline, and the
- * "git bisect run" entry point.
+ * check: the logic of the nightly regression check and its baseline, over
+ * any bisection backend (the commands are in cmd_check.c).
  *
  * The baseline file (BASELINE, default WORKDIR/baseline.txt) records the
  * state, its samples, and what makes numbers comparable: tbisect major
  * version, measurement mode, config fragment hash and benchmark
  * parameters.  A check against a baseline that differs in any of those is
  * refused, not compared.
- *
- * Exit statuses (returned as int, used by main as they are):
- *   0 within threshold or improved, 1 regression, 2 tool/infrastructure
- *   failure or refused baseline, 125 head cannot be built or booted.
  */
 #ifndef TBISECT_CHECK_H
 #define TBISECT_CHECK_H
 
 #include "bisect.h"
-#include "conf.h"
-#include "tree.h"
 
 enum check_verdict { CHECK_PASS, CHECK_IMPROVED, CHECK_REGRESSED };
 
@@ -49,7 +43,6 @@ struct check_report {
 	double head_v, base_v, change, p;
 	int culprit;		/* -1 when none searched or found */
 	double culprit_change;
-	int exit_code;		/* 0, 1, 2 or 125 as above */
 };
 
 /* The check over any backend: gathers the runs head needs (one in
@@ -63,9 +56,5 @@ int check_core(const struct bisect_params *p, const struct check_baseline *base,
 int check_junit(const char *path, const char *name, enum check_verdict v, int skipped,
 		const char *message);
 void check_baseline_release(struct check_baseline *b);
-
-int check_baseline(const struct conf *c, struct tree *t, const char *spec);
-int check_run(const struct conf *c, struct tree *t, const char *spec);
-int check_git_bisect_run(const struct conf *c, double good_above, double bad_below);
 
 #endif

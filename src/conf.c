@@ -23,7 +23,9 @@ static const struct key keys[] = {
 	{ "WORKDIR", K_PATH, F(workdir), 0, 0, "work directory (kernel tree, builds, results)" },
 	{ "TARBALL", K_PATH, F(tarball), 0, 0, "linux-source tarball" },
 	{ "PATCHES", K_PATH, F(patches), 0, 0, "patch series directory" },
-	{ "KCONFIG", K_PATH, F(kconfig), 0, 0, "config fragment merged onto tinyconfig" },
+	{ "KCONFIG", K_PATH, F(kconfig), 0, 0, "config fragment merged onto KCONFIG_BASE" },
+	{ "KCONFIG_BASE", K_STR, F(kconfig_base), 0, 0, "tinyconfig | defconfig | a .config file" },
+	{ "TREE", K_PATH, F(gittree), 0, 0, "kernel git repository to bisect (unset = the patch series)" },
 	{ "IMAGE_INIT", K_PATH, F(image_init), 0, 0, "guest init script" },
 	{ "PLOT_DIR", K_PATH, F(plot_dir), 0, 0, "where plots go" },
 	{ "BASELINE", K_PATH, F(baseline), 0, 0, "nightly baseline file" },
@@ -108,6 +110,7 @@ void conf_init(struct conf *c)
 	c->patches = xasprintf("%s/kpatches", home);
 	c->kconfig = xasprintf("%s/kconfig/tbench.config", home);
 	c->image_init = xasprintf("%s/images/init", home);
+	c->kconfig_base = xstrdup("tinyconfig");
 	c->plot_dir = xasprintf("%s/plots", home);
 	free(home);
 	c->baseline = NULL;
@@ -161,105 +164,121 @@ struct parse_state {
 	int err_line;
 };
 
-static int set_key(struct parse_state *ps, const char *name, const char *value)
+/* "12.5%" or "12.5" as a fraction, 0.125.  0 or -1. */
+static int parse_percent(const char *value, double *out)
 {
-	struct conf *c = ps->c;
-	const struct key *k = NULL;
-	size_t i;
-	void *field;
+	char *v = xstrdup(value);
+	size_t n = strlen(v);
+	int ok;
+
+	if (n && v[n - 1] == '%')
+		v[n - 1] = '\0';
+	ok = util_parse_double(util_trim(v), out) == 0;
+	free(v);
+	*out /= 100.0;
+	return ok ? 0 : -1;
+}
+
+/* A word from a fixed list, case-insensitive: its index, or -1. */
+static int parse_word(const char *value, const char *const *words, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcasecmp(value, words[i]))
+			return i;
+	return -1;
+}
+
+/* Parses value for key k into its field; dir resolves relative paths.
+ * 0, or -1 for a bad value. */
+static int parse_value(struct conf *c, const struct key *k, const char *dir, const char *value)
+{
+	static const char *const modes[] = { "icount", "wallclock" };
+	static const char *const accels[] = { "auto", "kvm", "tcg" };
+	static const char *const bools[] = { "no", "yes", "0", "1", "false", "true" };
+	void *field = (char *)c + k->off;
 	long l;
 	double d;
+	int w;
 
-	for (i = 0; i < ARRAY_SIZE(keys); i++)
-		if (!strcasecmp(keys[i].name, name)) {
+	switch (k->kind) {
+	case K_PATH:
+		if (!*value)
+			return -1;
+		free(*(char **)field);
+		*(char **)field = util_path_abs(dir, value);
+		return 0;
+	case K_STR:
+		free(*(char **)field);
+		/* A base .config file is a path like the others. */
+		if (field == &c->kconfig_base && strcmp(value, "tinyconfig") && strcmp(value, "defconfig"))
+			*(char **)field = util_path_abs(dir, value);
+		else
+			*(char **)field = xstrdup(value);
+		return 0;
+	case K_LONG:
+		if (util_parse_long(value, &l) < 0 || l < (long)k->min || l > (long)k->max)
+			return -1;
+		/* tbench's warm-up leaves nothing of a 1 s run: it reports 0. */
+		if (field == &c->seconds && l == 1)
+			return -1;
+		*(long *)field = l;
+		return 0;
+	case K_DOUBLE:
+	case K_PERCENT:
+		if ((k->kind == K_DOUBLE ? util_parse_double(value, &d) : parse_percent(value, &d)) < 0 ||
+		    d < k->min || d > k->max)
+			return -1;
+		*(double *)field = d;
+		return 0;
+	case K_MODE:
+		if ((w = parse_word(value, modes, 2)) < 0)
+			return -1;
+		c->mode = w ? MODE_WALLCLOCK : MODE_ICOUNT;
+		return 0;
+	case K_ACCEL:
+		if ((w = parse_word(value, accels, 3)) < 0)
+			return -1;
+		c->accel = w == 1 ? ACCEL_KVM : w == 2 ? ACCEL_TCG : ACCEL_AUTO;
+		return 0;
+	case K_BOOL:
+		if ((w = parse_word(value, bools, 6)) < 0)
+			return -1;
+		*(int *)field = w % 2;
+		return 0;
+	}
+	return -1;
+}
+
+static int set_key(struct parse_state *ps, const char *name, const char *value)
+{
+	const struct key *k = NULL;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys) && !k; i++)
+		if (!strcasecmp(keys[i].name, name))
 			k = &keys[i];
-			break;
-		}
 	if (!k) {
 		ps->err = xasprintf("unknown key '%s'", name);
 		return -1;
 	}
+	i = (size_t)(k - keys);
 	if (ps->seen[i]) {
 		ps->err = xasprintf("duplicate key '%s'", k->name);
 		return -1;
 	}
 	ps->seen[i] = 1;
-	field = (char *)c + k->off;
-	switch (k->kind) {
-	case K_PATH:
-		if (!*value)
-			goto bad;
-		free(*(char **)field);
-		*(char **)field = util_path_abs(ps->dir, value);
-		break;
-	case K_STR:
-		free(*(char **)field);
-		*(char **)field = xstrdup(value);
-		break;
-	case K_LONG:
-		if (util_parse_long(value, &l) < 0 || l < (long)k->min || l > (long)k->max)
-			goto bad;
-		/* tbench's warm-up leaves nothing of a 1 s run: it reports 0. */
-		if (field == &c->seconds && l == 1)
-			goto bad;
-		*(long *)field = l;
-		break;
-	case K_DOUBLE:
-		if (util_parse_double(value, &d) < 0 || d < k->min || d > k->max)
-			goto bad;
-		*(double *)field = d;
-		break;
-	case K_PERCENT: {
-		char *v = xstrdup(value);
-		size_t n = strlen(v);
-		int ok;
-
-		if (n && v[n - 1] == '%')
-			v[n - 1] = '\0';
-		ok = util_parse_double(util_trim(v), &d) == 0;
-		free(v);
-		d /= 100.0;
-		if (!ok || d < k->min || d > k->max)
-			goto bad;
-		*(double *)field = d;
-		break;
-	}
-	case K_MODE:
-		if (!strcasecmp(value, "icount"))
-			c->mode = MODE_ICOUNT;
-		else if (!strcasecmp(value, "wallclock"))
-			c->mode = MODE_WALLCLOCK;
-		else
-			goto bad;
-		break;
-	case K_ACCEL:
-		if (!strcasecmp(value, "auto"))
-			c->accel = ACCEL_AUTO;
-		else if (!strcasecmp(value, "kvm"))
-			c->accel = ACCEL_KVM;
-		else if (!strcasecmp(value, "tcg"))
-			c->accel = ACCEL_TCG;
-		else
-			goto bad;
-		break;
-	case K_BOOL:
-		if (!strcasecmp(value, "yes") || !strcmp(value, "1") || !strcasecmp(value, "true"))
-			*(int *)field = 1;
-		else if (!strcasecmp(value, "no") || !strcmp(value, "0") || !strcasecmp(value, "false"))
-			*(int *)field = 0;
-		else
-			goto bad;
-		break;
+	if (parse_value(ps->c, k, ps->dir, value) < 0) {
+		ps->err = xasprintf("bad value for %s (%s): '%s'", k->name, k->help, value);
+		return -1;
 	}
 	if (!strcasecmp(k->name, "GOOD"))
-		c->good_line = ps->line;
+		ps->c->good_line = ps->line;
 	if (!strcasecmp(k->name, "BAD"))
-		c->bad_line = ps->line;
+		ps->c->bad_line = ps->line;
 	ps->nkeys++;
 	return 0;
-bad:
-	ps->err = xasprintf("bad value for %s (%s): '%s'", k->name, k->help, value);
-	return -1;
 }
 
 static int handler(void *user, const char *section, const char *name, const char *value)

@@ -27,11 +27,14 @@ struct conf {
 	char *workdir;		/* work directory (outside the repository) */
 	char *tarball;		/* /usr/src/linux-source-6.1.tar.xz */
 	char *patches;		/* kpatches directory (holds "series") */
-	char *kconfig;		/* config fragment merged onto tinyconfig */
+	char *kconfig;		/* config fragment merged onto the base config */
+	char *kconfig_base;	/* "tinyconfig", "defconfig" or a .config file */
+	char *gittree;		/* TREE: a kernel git repository, NULL = the series */
 	char *image_init;	/* guest init script */
 	char *plot_dir;
 	char *baseline;		/* nightly baseline file */
-	char *good, *bad;	/* range endpoints: base, index or patch name */
+	char *good, *bad;	/* range endpoints: base, index or patch name;
+				 * with TREE, revisions */
 	int good_line, bad_line; /* line of GOOD/BAD in path, 0 if default */
 	long clients, seconds;
 	enum conf_mode mode;

@@ -109,164 +109,181 @@ static int stage_file(const char *stage, const char *src, const char *dst)
 	return ret;
 }
 
-int image_build(const struct conf *c, char **path, char *key)
+/* The image's content key: format version, every input file's name and
+ * bytes, the init script. */
+static int image_key(const struct conf *c, char **libs, char *key)
 {
-	char **libs = NULL, **l;
 	struct util_hash *h = util_hash_new();
-	char *dir = xasprintf("%s/images", c->workdir), *stage = NULL, *list = NULL, *tmp = NULL;
-	struct sbuf files;
+	char **l;
 	size_t i;
-	int ret = -1, st;
 
-	*path = NULL;
-	sbuf_init(&files);
-	for (i = 0; i < ARRAY_SIZE(fixed_inputs); i++) {
-		if (!util_exists(fixed_inputs[i].src)) {
-			error("%s is missing; install it with: apt-get install %s", fixed_inputs[i].src,
-			      fixed_inputs[i].package);
-			goto out_hash;
-		}
-	}
-	if (!util_exists(c->image_init)) {
-		error("guest init script %s is missing", c->image_init);
-		goto out_hash;
-	}
-	if (collect_libs(&libs) < 0)
-		goto out_hash;
 	util_hash_addstr(h, "tbisect-image-3");
 	for (i = 0; i < ARRAY_SIZE(fixed_inputs); i++) {
 		util_hash_addstr(h, fixed_inputs[i].dst);
 		if (util_hash_addfile(h, fixed_inputs[i].src) < 0)
-			goto out_hash;
+			goto fail;
 	}
 	for (l = libs; *l; l++) {
 		util_hash_addstr(h, *l);
 		if (util_hash_addfile(h, *l) < 0)
-			goto out_hash;
+			goto fail;
 	}
 	if (util_hash_addfile(h, c->image_init) < 0)
-		goto out_hash;
+		goto fail;
 	util_hash_hex(h, key);
-	h = NULL;
+	return 0;
+fail:
+	util_hash_free(h);
+	return -1;
+}
 
-	*path = xasprintf("%s/%.16s.cpio", dir, key);
-	if (util_exists(*path)) {
-		ret = 0;
-		goto out;
-	}
-	info("image: building the guest initramfs");
-	if (util_mkdir_p(dir) < 0)
-		goto out;
-	stage = xasprintf("%s/stage.%ld", dir, (long)getpid());
+/* Every input present, or an error that says what to install. */
+static int check_inputs(const struct conf *c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fixed_inputs); i++)
+		if (!util_exists(fixed_inputs[i].src))
+			return error("%s is missing; install it with: apt-get install %s",
+				     fixed_inputs[i].src, fixed_inputs[i].package);
+	if (!util_exists(c->image_init))
+		return error("guest init script %s is missing", c->image_init);
+	return 0;
+}
+
+/* Copies the inputs into stage as the guest will see them.  0 or -1. */
+static int stage_tree(const struct conf *c, const char *stage, char **libs)
+{
+	const char *dirs[] = { "proc", "sys", "dev", "tmp" };
+	char **l, *p;
+	size_t i;
+
 	util_rm_rf(stage);
 	for (i = 0; i < ARRAY_SIZE(fixed_inputs); i++)
 		if (stage_file(stage, fixed_inputs[i].src, fixed_inputs[i].dst) < 0)
-			goto out;
+			return -1;
 	for (l = libs; *l; l++)
 		if (stage_file(stage, *l, *l + 1) < 0)
-			goto out;
+			return -1;
 	if (stage_file(stage, c->image_init, "init") < 0)
-		goto out;
-	{
-		/* The kernel runs /init only if it is executable, whatever the
-		 * mode of the file it came from. */
-		char *init = xasprintf("%s/init", stage);
-
-		if (chmod(init, 0755) < 0)
-			warning("cannot make %s executable", init);
-		free(init);
+		return -1;
+	/* The kernel runs /init only if it is executable, whatever the mode of
+	 * the file it came from. */
+	p = xasprintf("%s/init", stage);
+	if (chmod(p, 0755) < 0)
+		warning("cannot make %s executable", p);
+	free(p);
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		p = xasprintf("%s/%s", stage, dirs[i]);
+		util_mkdir_p(p);
+		free(p);
 	}
-	{
-		const char *dirs[] = { "proc", "sys", "dev", "tmp" };
+	return 0;
+}
 
-		for (i = 0; i < ARRAY_SIZE(dirs); i++) {
-			char *d = xasprintf("%s/%s", stage, dirs[i]);
+/* The file list for cpio, sorted so the archive is byte-for-byte stable,
+ * with every file's time set to IMAGE_MTIME: cpio --reproducible keeps
+ * mtimes and they reach the guest.  Into *list (caller frees).  0 or -1. */
+static int stage_list(const char *stage, struct sbuf *list)
+{
+	const char *argv[] = { "find", ".", "-mindepth", "1", NULL };
+	struct timespec ts[2] = { { IMAGE_MTIME, 0 }, { IMAGE_MTIME, 0 } };
+	char *out = NULL, **names = NULL, *p, *line;
+	size_t nn = 0, k;
 
-			util_mkdir_p(d);
-			free(d);
-		}
-	}
-	/* The list for cpio: sorted, so the archive is byte-for-byte stable. */
-	{
-		const char *argv[] = { "find", ".", "-mindepth", "1", NULL };
-		char *out = NULL, **names = NULL, *p, *line;
-		size_t nn = 0, k;
-
-		if (run_capture(argv, stage, &out) != 0) {
-			free(out);
-			error("find in %s failed", stage);
-			goto out;
-		}
-		for (p = out; (line = strsep(&p, "\n"));) {
-			if (!*line)
-				continue;
-			names = xrealloc(names, (nn + 1) * sizeof(char *));
-			names[nn++] = line;
-		}
-		qsort(names, nn, sizeof(char *), cmp_str);
-		/* cpio --reproducible keeps mtimes, and they reach the guest: one
-		 * fixed time makes the archive the same bytes on every machine. */
-		for (k = 0; k < nn; k++) {
-			struct timespec ts[2] = { { IMAGE_MTIME, 0 }, { IMAGE_MTIME, 0 } };
-			char *f = xasprintf("%s/%s", stage, names[k]);
-
-			if (utimensat(AT_FDCWD, f, ts, AT_SYMLINK_NOFOLLOW) < 0)
-				warning("cannot set the time of %s", f);
-			free(f);
-		}
-		for (k = 0; k < nn; k++)
-			sbuf_addf(&files, "%s\n", names[k]);
-		free(names);
+	if (run_capture(argv, stage, &out) != 0) {
 		free(out);
+		return error("find in %s failed", stage);
 	}
-	list = xasprintf("%s.list", stage);
-	if (util_write_file_atomic(list, files.buf, files.len) < 0)
-		goto out;
-	tmp = xasprintf("%s.tmp", *path);
-	{
-		const char *argv[] = { "cpio", "-o", "-H", "newc", "--reproducible", "-R", "0:0",
-				       "--quiet", NULL };
-		struct run_cmd cmd;
+	for (p = out; (line = strsep(&p, "\n"));) {
+		if (!*line)
+			continue;
+		names = xrealloc(names, (nn + 1) * sizeof(char *));
+		names[nn++] = line;
+	}
+	qsort(names, nn, sizeof(char *), cmp_str);
+	for (k = 0; k < nn; k++) {
+		char *f = xasprintf("%s/%s", stage, names[k]);
 
-		run_init(&cmd, argv);
-		cmd.cwd = stage;
-		cmd.stdin_path = list;
-		cmd.stdout_path = tmp;
-		cmd.timeout = 300;
-		st = run_exec(&cmd);
-		run_release(&cmd);
-		if (st != 0) {
-			error("cpio failed (%s); install it with: apt-get install cpio", run_strstatus(st));
-			goto out;
-		}
+		if (utimensat(AT_FDCWD, f, ts, AT_SYMLINK_NOFOLLOW) < 0)
+			warning("cannot set the time of %s", f);
+		free(f);
+		sbuf_addf(list, "%s\n", names[k]);
 	}
-	if (rename(tmp, *path) < 0) {
+	free(names);
+	free(out);
+	return 0;
+}
+
+/* cpio of the files named in list (relative to stage) into out.  0 or -1. */
+static int write_cpio(const char *stage, const char *list, const char *out)
+{
+	const char *argv[] = { "cpio", "-o", "-H", "newc", "--reproducible", "-R", "0:0",
+			       "--quiet", NULL };
+	struct run_cmd cmd;
+	int st;
+
+	run_init(&cmd, argv);
+	cmd.cwd = stage;
+	cmd.stdin_path = list;
+	cmd.stdout_path = out;
+	cmd.timeout = 300;
+	st = run_exec(&cmd);
+	run_release(&cmd);
+	if (st != 0)
+		return error("cpio failed (%s); install it with: apt-get install cpio",
+			     run_strstatus(st));
+	return 0;
+}
+
+/* Stages the inputs and writes the archive to path (through a temporary
+ * file beside it).  0 or -1. */
+static int make_image(const struct conf *c, char **libs, const char *dir, const char *path)
+{
+	char *stage = xasprintf("%s/stage.%ld", dir, (long)getpid());
+	char *list = xasprintf("%s.list", stage), *tmp = xasprintf("%s.tmp", path);
+	struct sbuf files;
+	int ret = -1;
+
+	sbuf_init(&files);
+	info("image: building the guest initramfs");
+	if (util_mkdir_p(dir) < 0 || stage_tree(c, stage, libs) < 0 ||
+	    stage_list(stage, &files) < 0 ||
+	    util_write_file_atomic(list, files.buf, files.len) < 0 ||
+	    write_cpio(stage, list, tmp) < 0)
+		goto out;
+	if (rename(tmp, path) < 0) {
 		error("cannot rename %s", tmp);
 		goto out;
 	}
 	ret = 0;
 out:
-	if (stage)
-		util_rm_rf(stage);
-	if (list)
-		unlink(list);
-	if (tmp)
-		unlink(tmp);
-out_hash:
-	if (h) {
-		char junk[65];
+	util_rm_rf(stage);
+	unlink(list);
+	unlink(tmp);
+	sbuf_release(&files);
+	free(stage);
+	free(list);
+	free(tmp);
+	return ret;
+}
 
-		util_hash_hex(h, junk);
-	}
+int image_build(const struct conf *c, char **path, char *key)
+{
+	char **libs = NULL, *dir = xasprintf("%s/images", c->workdir);
+	int ret = -1;
+
+	*path = NULL;
+	if (check_inputs(c) < 0 || collect_libs(&libs) < 0 || image_key(c, libs, key) < 0)
+		goto out;
+	*path = xasprintf("%s/%.16s.cpio", dir, key);
+	ret = util_exists(*path) ? 0 : make_image(c, libs, dir, *path);
 	if (ret) {
 		free(*path);
 		*path = NULL;
 	}
-	sbuf_release(&files);
+out:
 	free_list(libs);
-	free(stage);
-	free(list);
-	free(tmp);
 	free(dir);
 	return ret;
 }

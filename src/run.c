@@ -113,39 +113,90 @@ static void kill_group(pid_t pid, double grace)
 	waitpid(pid, &st, 0);
 }
 
+/* Opens the child's stdin and stdout ends: *in_fd, *out_fd (a file) or
+ * outpipe (capture).  0, or -1 with everything opened closed (reported). */
+static int open_stdio(struct run_cmd *cmd, int *in_fd, int *out_fd, int outpipe[2])
+{
+	const char *in = cmd->stdin_path ? cmd->stdin_path : "/dev/null";
+
+	*in_fd = open(in, O_RDONLY | O_CLOEXEC);
+	if (*in_fd < 0)
+		return error("cannot open %s: %s", in, strerror(errno));
+	if (cmd->stdout_path) {
+		int fl = O_WRONLY | O_CREAT | O_CLOEXEC | (cmd->stdout_append ? O_APPEND : O_TRUNC);
+
+		*out_fd = open(cmd->stdout_path, fl, 0644);
+		if (*out_fd >= 0)
+			return 0;
+		error("cannot open %s: %s", cmd->stdout_path, strerror(errno));
+	} else if (!cmd->capture || pipe2(outpipe, O_CLOEXEC) == 0) {
+		return 0;
+	} else {
+		error("pipe: %s", strerror(errno));
+	}
+	close(*in_fd);
+	return -1;
+}
+
+/* Tells the parent through errpipe why exec failed, and exits. */
+static void __attribute__((noreturn)) child_fail(int errfd)
+{
+	int e = errno;
+
+	if (write(errfd, &e, sizeof(e)) < 0)
+		_exit(EXEC_FAILED);
+	_exit(EXEC_FAILED);
+}
+
+/* In the child: own process group, default signals, redirections, exec. */
+static void __attribute__((noreturn)) child_exec(struct run_cmd *cmd, int in_fd, int out_fd,
+						  int outfd_w, int errfd)
+{
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa;
+	size_t i;
+
+	setpgid(0, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+	child_redirect(in_fd, 0);
+	if (out_fd >= 0)
+		child_redirect(out_fd, 1);
+	else if (outfd_w >= 0)
+		child_redirect(outfd_w, 1);
+	if (cmd->stderr_null)
+		child_redirect(open("/dev/null", O_WRONLY), 2);
+	else if (cmd->stderr_to_stdout)
+		dup2(1, 2);
+	if (cmd->cwd && chdir(cmd->cwd) < 0)
+		child_fail(errfd);
+	if (cmd->env) {
+		const char *const *p;
+
+		for (p = cmd->env; *p; p++)
+			putenv((char *)*p);
+	}
+	execvp(cmd->argv[0], (char *const *)cmd->argv);
+	child_fail(errfd);
+}
+
 int run_start(struct run_cmd *cmd)
 {
-	int errpipe[2], outpipe[2] = { -1, -1 };
-	int in_fd = -1, out_fd = -1, ret = RUN_ERR_SETUP;
+	int errpipe[2], outpipe[2] = { -1, -1 }, in_fd = -1, out_fd = -1, ret = RUN_ERR_SETUP;
 	pid_t pid;
 
 	cmd->pid = -1;
 	cmd->errfd = cmd->outfd = -1;
 	cmd->status = RUN_ERR_SETUP;
 	cmd->start = util_now();
-	in_fd = open(cmd->stdin_path ? cmd->stdin_path : "/dev/null", O_RDONLY | O_CLOEXEC);
-	if (in_fd < 0)
-		return error("cannot open %s: %s",
-			     cmd->stdin_path ? cmd->stdin_path : "/dev/null", strerror(errno));
-	if (cmd->stdout_path) {
-		int fl = O_WRONLY | O_CREAT | O_CLOEXEC | (cmd->stdout_append ? O_APPEND : O_TRUNC);
-
-		out_fd = open(cmd->stdout_path, fl, 0644);
-		if (out_fd < 0) {
-			error("cannot open %s: %s", cmd->stdout_path, strerror(errno));
-			goto out_fds;
-		}
-	} else if (cmd->capture) {
-		if (pipe2(outpipe, O_CLOEXEC) < 0) {
-			error("pipe: %s", strerror(errno));
-			goto out_fds;
-		}
-	}
+	if (open_stdio(cmd, &in_fd, &out_fd, outpipe) < 0)
+		return RUN_ERR_SETUP;
 	if (pipe2(errpipe, O_CLOEXEC) < 0) {
 		error("pipe: %s", strerror(errno));
 		goto out_fds;
 	}
-
 	pid = fork();
 	if (pid < 0) {
 		error("fork: %s", strerror(errno));
@@ -154,46 +205,8 @@ int run_start(struct run_cmd *cmd)
 		goto out_fds;
 	}
 	if (pid == 0) {
-		int e;
-		struct sigaction sa;
-
-		setpgid(0, 0);
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = SIG_DFL;
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		sigaction(SIGHUP, &sa, NULL);
-		sigaction(SIGPIPE, &sa, NULL);
 		close(errpipe[0]);
-		child_redirect(in_fd, 0);
-		if (out_fd >= 0)
-			child_redirect(out_fd, 1);
-		else if (outpipe[1] >= 0)
-			child_redirect(outpipe[1], 1);
-		if (cmd->stderr_null) {
-			int nfd = open("/dev/null", O_WRONLY);
-
-			child_redirect(nfd, 2);
-		} else if (cmd->stderr_to_stdout) {
-			dup2(1, 2);
-		}
-		if (cmd->cwd && chdir(cmd->cwd) < 0) {
-			e = errno;
-			if (write(errpipe[1], &e, sizeof(e)) < 0)
-				_exit(EXEC_FAILED);
-			_exit(EXEC_FAILED);
-		}
-		if (cmd->env) {
-			const char *const *p;
-
-			for (p = cmd->env; *p; p++)
-				putenv((char *)*p);
-		}
-		execvp(cmd->argv[0], (char *const *)cmd->argv);
-		e = errno;
-		if (write(errpipe[1], &e, sizeof(e)) < 0)
-			_exit(EXEC_FAILED);
-		_exit(EXEC_FAILED);
+		child_exec(cmd, in_fd, out_fd, outpipe[1], errpipe[1]);
 	}
 	setpgid(pid, pid);
 	close(errpipe[1]);
@@ -202,7 +215,6 @@ int run_start(struct run_cmd *cmd)
 	cmd->outfd = outpipe[0];
 	outpipe[0] = -1;	/* ours now; the rest were the child's */
 	ret = 0;
-
 out_fds:
 	if (outpipe[0] >= 0)
 		close(outpipe[0]);

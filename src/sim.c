@@ -20,6 +20,9 @@ void sim_init(struct sim *s, int n, unsigned long seed, double noise)
 	s->v = xcalloc((size_t)n, sizeof(double *));
 	s->nv = xcalloc((size_t)n, sizeof(int));
 	s->nf = xcalloc((size_t)n, sizeof(int));
+	s->label = xcalloc((size_t)n, sizeof(char *));
+	for (i = 0; i < n; i++)
+		s->label[i] = xasprintf("%d", i);
 	s->measures = 0;
 	s->abort_after = 0;
 	s->width = 1;
@@ -32,8 +35,11 @@ void sim_release(struct sim *s)
 {
 	int i;
 
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < s->n; i++) {
 		free(s->v[i]);
+		free(s->label[i]);
+	}
+	free(s->label);
 	free(s->v);
 	free(s->nv);
 	free(s->nf);
@@ -103,12 +109,10 @@ static int sim_parallel(void *ctx)
 	return ((struct sim *)ctx)->width;
 }
 
+/* One string per state: a line may print two labels. */
 static const char *sim_label(void *ctx, int i)
 {
-	struct sim *s = ctx;
-
-	snprintf(s->label, sizeof(s->label), "%d", i);
-	return s->label;
+	return ((struct sim *)ctx)->label[i];
 }
 
 const struct bisect_ops sim_ops = { sim_samples, sim_measure, sim_label, NULL, sim_ensure_many,

@@ -29,7 +29,7 @@ struct sim {
 	int rounds;		/* sequential steps: a measure, or an ensure_many
 				 * of n runs counting ceil(n / width) */
 	void *rng;
-	char label[32];
+	char **label;		/* label[i]: "i", as ops->label gives it */
 };
 
 void sim_init(struct sim *s, int n, unsigned long seed, double noise);

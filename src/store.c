@@ -1,20 +1,52 @@
 #include "store.h"
 #include "util.h"
 
+#include <csv.h>
 #include <errno.h>
+#include <jansson.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-static const char header[] =
-	"key\tstate\tname\tsubject\tstatus\tmbps\tmode\taccel\tshift\tclients\tseconds\t"
-	"build_s\tboot_s\tbench_s\ttimestamp\tversion\treason\tcheck\n";
-#define NFIELDS 18
+/* The results format, one row per field in file order; the header, the
+ * line formatter, the parser and every export are driven by it.  The TSV
+ * line ends with one more column, "check": the checksum of the rest. */
+enum ftype {
+	F_KEY,		/* 64 hex digits */
+	F_INT,		/* int */
+	F_LONG,		/* long */
+	F_STR,		/* char *, tabs and newlines folded to spaces */
+	F_STATUS,	/* int ok: "ok" | "failed" */
+	F_MBPS,		/* double, 4 decimals */
+	F_SECS,		/* double, 1 decimal */
+};
+
+struct field {
+	const char *name;
+	enum ftype type;
+	size_t off;
+};
+
+#define R(m) offsetof(struct store_rec, m)
+static const struct field fields[] = {
+	{ "key", F_KEY, R(key) },		{ "state", F_INT, R(state) },
+	{ "name", F_STR, R(name) },		{ "subject", F_STR, R(subject) },
+	{ "status", F_STATUS, R(ok) },		{ "mbps", F_MBPS, R(mbps) },
+	{ "mode", F_STR, R(mode) },		{ "accel", F_STR, R(accel) },
+	{ "shift", F_LONG, R(shift) },		{ "clients", F_LONG, R(clients) },
+	{ "seconds", F_LONG, R(seconds) },	{ "build_s", F_SECS, R(build_s) },
+	{ "boot_s", F_SECS, R(boot_s) },	{ "bench_s", F_SECS, R(bench_s) },
+	{ "timestamp", F_LONG, R(timestamp) },	{ "version", F_STR, R(version) },
+	{ "reason", F_STR, R(reason) },
+};
+#undef R
+#define NFIELDS ARRAY_SIZE(fields)
+#define CHECK_LEN 12
 
 void store_init(struct store *s, const char *path)
 {
@@ -61,27 +93,55 @@ static void checksum(const char *data, size_t n, char *out)
 
 	util_hash_add(h, data, n);
 	util_hash_hex(h, hex);
-	memcpy(out, hex, 12);
-	out[12] = '\0';
+	memcpy(out, hex, CHECK_LEN);
+	out[CHECK_LEN] = '\0';
+}
+
+/* The field names joined by sep, with the checksum column when check. */
+static char *header_line(const char *sep, int check)
+{
+	struct sbuf sb;
+	size_t k;
+
+	sbuf_init(&sb);
+	for (k = 0; k < NFIELDS; k++)
+		sbuf_addf(&sb, "%s%s", k ? sep : "", fields[k].name);
+	sbuf_addf(&sb, "%s\n", check ? "\tcheck" : "");
+	return sbuf_detach(&sb);
+}
+
+/* The text of field f of r, as the TSV file holds it; caller frees. */
+static char *field_text(const struct store_rec *r, const struct field *f)
+{
+	const void *p = (const char *)r + f->off;
+
+	switch (f->type) {
+	case F_KEY: return xstrdup((const char *)p);
+	case F_INT: return xasprintf("%d", *(const int *)p);
+	case F_LONG: return xasprintf("%ld", *(const long *)p);
+	case F_STR: return clean(*(char *const *)p);
+	case F_STATUS: return xstrdup(*(const int *)p ? "ok" : "failed");
+	case F_MBPS: return xasprintf("%.4f", *(const double *)p);
+	case F_SECS: return xasprintf("%.1f", *(const double *)p);
+	}
+	return xstrdup("-");
 }
 
 char *store_format(const struct store_rec *r)
 {
-	char *name = clean(r->name), *subject = clean(r->subject), *reason = clean(r->reason);
-	char sum[13];
+	char sum[CHECK_LEN + 1];
 	struct sbuf sb;
+	size_t k;
 
 	sbuf_init(&sb);
-	sbuf_addf(&sb, "%s\t%d\t%s\t%s\t%s\t%.4f\t%s\t%s\t%ld\t%ld\t%ld\t%.1f\t%.1f\t%.1f\t%ld\t%s\t%s",
-		  r->key, r->state, name, subject, r->ok ? "ok" : "failed", r->mbps,
-		  r->mode ? r->mode : "-", r->accel ? r->accel : "-", r->shift, r->clients,
-		  r->seconds, r->build_s, r->boot_s, r->bench_s, r->timestamp,
-		  r->version ? r->version : TBISECT_VERSION, reason);
+	for (k = 0; k < NFIELDS; k++) {
+		char *t = field_text(r, &fields[k]);
+
+		sbuf_addf(&sb, "%s%s", k ? "\t" : "", t);
+		free(t);
+	}
 	checksum(sb.buf, sb.len, sum);
 	sbuf_addf(&sb, "\t%s\n", sum);
-	free(name);
-	free(subject);
-	free(reason);
 	return sbuf_detach(&sb);
 }
 
@@ -103,40 +163,54 @@ static void add_rec(struct store *s, const struct store_rec *r)
 	d->reason = xstrdup(r->reason ? r->reason : "-");
 }
 
+/* Parses text into field f of r (strings borrowed from text); 0 or -1. */
+static int field_parse(struct store_rec *r, const struct field *f, char *text)
+{
+	void *p = (char *)r + f->off;
+	long l;
+
+	switch (f->type) {
+	case F_KEY:
+		if (strlen(text) != 64 || strspn(text, "0123456789abcdef") != 64)
+			return -1;
+		memcpy(p, text, 65);
+		return 0;
+	case F_INT:
+		if (util_parse_long(text, &l) < 0 || l < -1 || l > 1000000000)
+			return -1;
+		*(int *)p = (int)l;
+		return 0;
+	case F_LONG:
+		return util_parse_long(text, (long *)p);
+	case F_STR:
+		*(char **)p = text;
+		return 0;
+	case F_STATUS:
+		*(int *)p = !strcmp(text, "ok");
+		return *(int *)p || !strcmp(text, "failed") ? 0 : -1;
+	case F_MBPS:
+	case F_SECS:
+		return util_parse_double(text, (double *)p);
+	}
+	return -1;
+}
+
 static int parse_line(char *line, struct store_rec *r)
 {
-	char *f[NFIELDS], *p = line, sum[13];
-	size_t len = strlen(line);
-	int k;
+	char *p = line, sum[CHECK_LEN + 1];
+	size_t len = strlen(line), k;
 
-	if (len < 14 || line[len - 13] != '\t')
+	if (len < CHECK_LEN + 2 || line[len - CHECK_LEN - 1] != '\t')
 		return -1;
-	checksum(line, len - 13, sum);
-	if (strcmp(sum, line + len - 12))
+	checksum(line, len - CHECK_LEN - 1, sum);
+	if (strcmp(sum, line + len - CHECK_LEN))
 		return -1;
-	for (k = 0; k < NFIELDS && p; k++)
-		f[k] = strsep(&p, "\t");
-	if (k != NFIELDS || p || strlen(f[0]) != 64)
-		return -1;
+	line[len - CHECK_LEN - 1] = '\0';
 	memset(r, 0, sizeof(*r));
-	memcpy(r->key, f[0], 65);
-	r->state = atoi(f[1]);
-	r->name = f[2];
-	r->subject = f[3];
-	r->ok = !strcmp(f[4], "ok");
-	r->mbps = atof(f[5]);
-	r->mode = f[6];
-	r->accel = f[7];
-	r->shift = atol(f[8]);
-	r->clients = atol(f[9]);
-	r->seconds = atol(f[10]);
-	r->build_s = atof(f[11]);
-	r->boot_s = atof(f[12]);
-	r->bench_s = atof(f[13]);
-	r->timestamp = atol(f[14]);
-	r->version = f[15];
-	r->reason = f[16];
-	return 0;
+	for (k = 0; k < NFIELDS; k++)
+		if (!p || field_parse(r, &fields[k], strsep(&p, "\t")) < 0)
+			return -1;
+	return p ? -1 : 0;
 }
 
 int store_parse(struct store *s, const char *text)
@@ -199,7 +273,11 @@ int store_append(struct store *s, const struct store_rec *rec)
 	}
 	if (fstat(fd, &st) == 0) {
 		if (st.st_size == 0) {
-			if (util_write_all(fd, header, strlen(header)) < 0)
+			char *h = header_line("\t", 1);
+			int w = util_write_all(fd, h, strlen(h));
+
+			free(h);
+			if (w < 0)
 				goto out_write;
 		} else {
 			char last = '\n';
@@ -258,95 +336,79 @@ int store_samples(const struct store *s, const char *key, double **v, int *nfail
 	return n;
 }
 
-static void json_str(const char *s)
+/* One CSV record: every field quoted where it needs it (libcsv doubles
+ * embedded quotes). */
+static void export_csv(const struct store_rec *r, FILE *f)
 {
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
+	size_t k;
+
+	for (k = 0; k < NFIELDS; k++) {
+		char *t = field_text(r, &fields[k]);
+
+		if (k)
+			fputc(',', f);
+		csv_fwrite(f, t, strlen(t));
+		free(t);
 	}
-	putchar('"');
+	fputc('\n', f);
 }
 
-int store_export(const struct store *s, const char *format)
+/* One JSON object per line; numbers as numbers, strings escaped by jansson. */
+static void export_json(const struct store_rec *r, FILE *f)
+{
+	json_t *o = json_object();
+	size_t k;
+	char *line;
+
+	for (k = 0; k < NFIELDS; k++) {
+		const struct field *fl = &fields[k];
+		const void *p = (const char *)r + fl->off;
+		char *t = field_text(r, fl);
+		json_t *v;
+
+		switch (fl->type) {
+		case F_INT: v = json_integer(*(const int *)p); break;
+		case F_LONG: v = json_integer(*(const long *)p); break;
+		case F_MBPS:
+		case F_SECS: v = json_real(strtod(t, NULL)); break;	/* the rounded figure */
+		default: v = json_string(t); break;
+		}
+		/* A string that is not UTF-8 gets no json_string: keep the field. */
+		json_object_set_new(o, fl->name, v ? v : json_string("?"));
+		free(t);
+	}
+	line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	fprintf(f, "%s\n", line ? line : "{}");
+	free(line);
+	json_decref(o);
+}
+
+int store_export(const struct store *s, const char *format, FILE *f)
 {
 	int i, csv = !strcmp(format, "csv"), json = !strcmp(format, "jsonl");
+	char *h;
 
 	if (!csv && !json && strcmp(format, "tsv"))
 		return error("unknown export format '%s' (tsv, csv or jsonl)", format);
-	if (!json)
-		printf(csv ? "key,state,name,subject,status,mbps,mode,accel,shift,clients,seconds,"
-			     "build_s,boot_s,bench_s,timestamp,version,reason\n"
-			   : "%.*s\n", (int)strlen(header) - 7, header);
+	if (!json) {
+		h = header_line(csv ? "," : "\t", 0);
+		fputs(h, f);
+		free(h);
+	}
 	for (i = 0; i < s->n; i++) {
 		const struct store_rec *r = &s->rec[i];
 
 		if (json) {
-			printf("{\"key\":\"%s\",\"state\":%d,\"name\":", r->key, r->state);
-			json_str(r->name);
-			printf(",\"subject\":");
-			json_str(r->subject);
-			printf(",\"status\":\"%s\",\"mbps\":%.4f,\"mode\":", r->ok ? "ok" : "failed", r->mbps);
-			json_str(r->mode);
-			printf(",\"accel\":");
-			json_str(r->accel);
-			printf(",\"shift\":%ld,\"clients\":%ld,\"seconds\":%ld,\"build_s\":%.1f,"
-			       "\"boot_s\":%.1f,\"bench_s\":%.1f,\"timestamp\":%ld,\"version\":",
-			       r->shift, r->clients, r->seconds, r->build_s, r->boot_s, r->bench_s,
-			       r->timestamp);
-			json_str(r->version);
-			printf(",\"reason\":");
-			json_str(r->reason);
-			printf("}\n");
+			export_json(r, f);
+		} else if (csv) {
+			export_csv(r, f);
 		} else {
-			const char *sep = csv ? "," : "\t";
-			const char *q = csv ? "\"" : "";
+			char *line = store_format(r);
 
-			printf("%s%s%d%s%s%s%s%s%s%s%s%s%s%s%.4f%s%s%s%s%s%ld%s%ld%s%ld%s%.1f%s%.1f%s%.1f%s%ld%s%s%s%s%s%s\n",
-			       r->key, sep, r->state, sep, q, r->name, q, sep, q, r->subject, q, sep,
-			       r->ok ? "ok" : "failed", sep, r->mbps, sep, r->mode, sep, r->accel, sep,
-			       r->shift, sep, r->clients, sep, r->seconds, sep, r->build_s, sep,
-			       r->boot_s, sep, r->bench_s, sep, r->timestamp, sep, r->version, sep, q,
-			       r->reason, q);
+			/* The file's line without its checksum column. */
+			fprintf(f, "%.*s\n", (int)(strlen(line) - CHECK_LEN - 2), line);
+			free(line);
 		}
 	}
-	return 0;
-}
-
-int store_lock(const char *workdir, const char *what)
-{
-	char *path = xasprintf("%s/lock", workdir), *holder = NULL;
-	char buf[256];
-	int fd;
-
-	if (util_mkdir_p(workdir) < 0) {
-		free(path);
-		return -1;
-	}
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		error("cannot open lock %s: %s", path, strerror(errno));
-		free(path);
-		return -1;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		util_read_file(path, &holder, NULL);
-		error("work directory %s is in use by another tbisect (%s); wait for it or stop it",
-		      workdir, holder ? util_trim(holder) : "unknown holder");
-		free(holder);
-		close(fd);
-		free(path);
-		return -1;
-	}
-	/* Kept open (and locked) until exit; the kernel drops it on any death. */
-	snprintf(buf, sizeof(buf), "pid %ld, tbisect %s, since %ld\n", (long)getpid(), what,
-		 (long)time(NULL));
-	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, strlen(buf), 0) < 0)
-		warning("cannot write lock holder to %s", path);
-	free(path);
-	return 0;
+	return fflush(f) == EOF ? error("cannot write the export: %s", strerror(errno)) : 0;
 }

@@ -1,8 +1,9 @@
 /*
- * store: the results file WORKDIR/results.tsv and the work-directory lock.
+ * store: the results file WORKDIR/results.tsv.
  *
  * One line per VM run, tab-separated with a header, read directly by awk
- * and gnuplot.  Lines are appended with one write() and fsync()ed; the last
+ * and gnuplot.  The columns come from one field table in store.c, which
+ * also drives the parser and the csv/jsonl exports.  Lines are appended with one write() and fsync()ed; the last
  * column is a checksum of the rest of the line, so a line torn by a crash,
  * a kill or a full disk is detected on read, reported with a warning and
  * ignored.  Before appending, a file not ending in a newline gets one, so a
@@ -18,6 +19,8 @@
  */
 #ifndef TBISECT_STORE_H
 #define TBISECT_STORE_H
+
+#include <stdio.h>
 
 struct store_rec {
 	char key[65];		/* measurement content key */
@@ -55,11 +58,9 @@ char *store_format(const struct store_rec *rec);
  * none); returns their count, failed runs into *nfail. */
 int store_samples(const struct store *s, const char *key, double **v, int *nfail);
 void store_release(struct store *s);
-/* Prints the store as tsv, csv or jsonl on stdout. 0 or -1. */
-int store_export(const struct store *s, const char *format);
-
-/* Work-directory lock: exclusive, non-blocking, released at exit.  On
- * failure names the holder (pid and command) and returns -1. */
-int store_lock(const char *workdir, const char *what);
+/* Writes the store as tsv (the file without its check column), csv
+ * (RFC 4180 quoting) or jsonl (one object per run, numbers as numbers) to
+ * f.  0, or -1 for an unknown format or a write error (reported). */
+int store_export(const struct store *s, const char *format, FILE *f);
 
 #endif

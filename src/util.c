@@ -1,6 +1,7 @@
 #include "util.h"
 
-#include <dirent.h>
+#include <ftw.h>
+#include <math.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
@@ -390,34 +391,21 @@ int util_mkdir_p(const char *path)
 	return 0;
 }
 
+static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return (type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
+}
+
 int util_rm_rf(const char *path)
 {
 	struct stat st;
-	DIR *d;
-	struct dirent *de;
-	int ret = 0;
 
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(path);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		char *sub;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		sub = xasprintf("%s/%s", path, de->d_name);
-		if (util_rm_rf(sub) < 0)
-			ret = -1;
-		free(sub);
-	}
-	closedir(d);
-	if (rmdir(path) < 0)
-		ret = -1;
-	return ret;
+	/* Depth first, never through a symlink: a link is removed, not followed. */
+	return nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS);
 }
 
 int util_exists(const char *path)
@@ -489,6 +477,13 @@ void util_hash_hex(struct util_hash *h, char *hex)
 	for (i = 0; i < n; i++)
 		sprintf(hex + 2 * i, "%02x", md[i]);
 	hex[2 * n] = '\0';
+	util_hash_free(h);
+}
+
+void util_hash_free(struct util_hash *h)
+{
+	if (!h)
+		return;
 	EVP_MD_CTX_free(h->ctx);
 	free(h);
 }
@@ -554,7 +549,7 @@ int util_parse_double(const char *s, double *out)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || *end || v != v)
+	if (errno || end == s || *end || !isfinite(v))
 		return -1;
 	*out = v;
 	return 0;

@@ -85,6 +85,8 @@ void util_hash_addstr(struct util_hash *h, const char *s);
 int util_hash_addfile(struct util_hash *h, const char *path);
 /* Finishes and frees h. */
 void util_hash_hex(struct util_hash *h, char *hex);
+/* Frees h unfinished (an error path); NULL is fine. */
+void util_hash_free(struct util_hash *h);
 int util_sha256_file(const char *path, char *hex);
 
 /* Absolute form of path (relative to base when not absolute), caller frees. */
@@ -92,7 +94,8 @@ char *util_path_abs(const char *base, const char *path);
 /* Directory part of path, caller frees. */
 char *util_dirname(const char *path);
 
-/* Parses a whole decimal number or floating value; returns 0 or -1. */
+/* Parses a whole decimal number or a finite floating value: the whole
+ * string, no trailing text; returns 0 or -1 (not reported). */
 int util_parse_long(const char *s, long *out);
 int util_parse_double(const char *s, double *out);
 

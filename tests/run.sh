@@ -1,22 +1,28 @@
 #!/bin/bash
 # End-to-end tests of the real binary: a real kernel from linux-source-6.1,
 # built, booted in QEMU, measured.  Each case asserts its exact outcome.
-# Prints "N passed, N failed" last.
+# Output is TAP ("ok N - name", plan at the end; prove runs it), then
+# "N passed, N failed".
 #
 # TBISECT_TEST_WORKDIR: work directory to use (default: a fresh one under
 # /tmp, so a run proves the cold path).  The first build takes ~4 minutes.
 set -u
 cd "$(dirname "$0")/.."
 TOP=$PWD
-BIN=$TOP/tbisect
-ASAN=$TOP/build/tbisect-asan
 W=${TBISECT_TEST_WORKDIR:-$(mktemp -d /tmp/tbisect-e2e.XXXXXX)}
 export TBISECT_WORKDIR=$W
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 T=$(mktemp -d /tmp/tbisect-e2e-files.XXXXXX)
+# Copies: a rebuild during the run must not change the binary under test.
+# Beside them, links to what the binary finds next to itself.
+mkdir "$T/home" && for f in kpatches kconfig images bisect.conf; do ln -s "$TOP/$f" "$T/home/$f"; done
+cp "$TOP/tbisect" "$T/home/tbisect" && cp "$TOP/build/tbisect-asan" "$T/home/tbisect-asan" || exit 1
+BIN=$T/home/tbisect
+ASAN=$T/home/tbisect-asan
 pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-no() { fail=$((fail + 1)); echo "FAIL $*"; }
+n=0
+ok() { pass=$((pass + 1)); n=$((n + 1)); echo "ok $n - $*"; }
+no() { fail=$((fail + 1)); n=$((n + 1)); echo "not ok $n - $*"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else no "$what"; fi; }
 # Runs the binary with the test's config; output in $T/out, status in $st.
 tb() { "$BIN" -c "$T/test.conf" "$@" >"$T/out" 2>&1; st=$?; }
@@ -34,6 +40,7 @@ BAD = 6
 CONF
 
 echo "# work directory: $W"
+n0=$(nlines)	# runs recorded before (a kept TBISECT_TEST_WORKDIR has some)
 t0=$(date +%s)
 
 # --- configuration and series faults: exit 2, file:line, nothing measured.
@@ -55,7 +62,7 @@ check "empty file: exit 2" test "$st" = 2 -a -n "$(grep "bad5.conf:1: no setting
 head -c 300 /bin/true >"$T/bad6.conf"
 "$ASAN" -c "$T/bad6.conf" bisect >"$T/out" 2>&1; st=$?
 check "binary garbage: exit 2" test "$st" = 2 -a -n "$(grep "bad6.conf:1: binary data" "$T/out")"
-check "nothing measured after config errors" test ! -e "$W/results.tsv"
+check "nothing measured after config errors" test "$(nlines)" = "$n0"
 
 mkdir -p "$T/kp-escape"
 printf '../../etc/passwd\n' >"$T/kp-escape/series"
@@ -68,6 +75,29 @@ tba -s "PATCHES=$T/kp-missing" states
 check "series entry naming a missing file: exit 2" test "$st" = 2 -a -n "$(grep "series:2: patch file does not exist: 'not-there.patch'" "$T/out")"
 tba -s TARBALL=/nonexistent/linux.tar.xz states
 check "missing tarball says what to install" test "$st" = 2 -a -n "$(grep "apt-get install linux-source-6.1" "$T/out")"
+( cd "$T" && "$ASAN" -c "$T/test.conf" git-bisect-run --good-above abc ) >"$T/out" 2>&1; st=$?
+check "git-bisect-run --good-above abc: exit 255, bad value named" test "$st" = 255 -a -n "$(grep "bad value for --good-above: 'abc'" "$T/out")"
+tba measure -n 2x 4
+check "measure -n 2x: exit 2, bad value named" test "$st" = 2 -a -n "$(grep "bad value for -n: '2x'" "$T/out")"
+
+# --- a new tarball (a linux-source point release) is extracted again.
+mkdir -p "$T/rel/linux-x" "$T/kp-rel"
+echo one >"$T/rel/linux-x/VERSION"
+tar -cf "$T/rel.tar" -C "$T/rel" linux-x
+printf 'Subject: [PATCH] add a file\n\n---\n--- /dev/null\n+++ b/NEW\n@@ -0,0 +1 @@\n+new\n' >"$T/kp-rel/0001-new.patch"
+echo 0001-new.patch >"$T/kp-rel/series"
+rel() { TBISECT_WORKDIR=$T/w-rel "$ASAN" -c "$T/test.conf" -s "TARBALL=$T/rel.tar" -s "PATCHES=$T/kp-rel" "$@" >"$T/out" 2>&1; st=$?; }
+rel states; base1=$(awk -F'\t' '$1==0{print $2}' "$T/out")
+rel states; base2=$(awk -F'\t' '$1==0{print $2}' "$T/out")
+check "same tarball: tree kept ($base1)" test "$st" = 0 -a -n "$base1" -a "$base1" = "$base2"
+echo two >"$T/rel/linux-x/VERSION"
+tar -cf "$T/rel.tar" -C "$T/rel" linux-x
+touch -d '2001-01-01' "$T/rel.tar"
+rel states; base3=$(awk -F'\t' '$1==0{print $2}' "$T/out")
+check "changed tarball: extracted again, new base ($base3)" test "$st" = 0 -a -n "$base3" -a "$base3" != "$base1" -a "$(cat "$T/w-rel/linux/VERSION")" = two
+has "extracting it again" && ok "changed tarball: prepare says it extracts again" || no "changed tarball: prepare says it extracts again"
+check "changed tarball: the series is applied on the new base" test "$(grep -c $'\tok\t' "$T/out")" = 2 -a -e "$T/w-rel/linux/NEW"
+rm -rf "$T/w-rel"
 
 # --- prepare: one commit per patch, idempotent.
 tb prepare
@@ -76,14 +106,15 @@ tb states
 check "states lists base + 20 patches" test "$st" = 0 -a "$(grep -c $'\tok\t' "$T/out")" = 21
 has "sched: enable high-resolution preemption ticks" && ok "states show patch subjects" || no "states show patch subjects"
 s=$(date +%s); tb prepare; e=$(( $(date +%s) - s ))
-check "prepare again is cheap (${e}s) and silent" test "$st" = 0 -a "$e" -le 5
+check "prepare again is cheap (${e}s)" test "$st" = 0 -a "$e" -le 5
+check "prepare again is silent" test ! -s "$T/out"
 printf 'GOOD = 0\nBAD = 99\n' >"$T/range.conf"
 "$BIN" -c "$T/range.conf" -s "PATCHES=$TOP/kpatches" bisect >"$T/out" 2>&1; st=$?
 check "range naming a missing state: exit 2 with file:line" test "$st" = 2 -a -n "$(grep "range.conf:2: BAD names no state" "$T/out")"
 printf 'GOOD = 3\nBAD = 3\n' >"$T/range2.conf"
 "$BIN" -c "$T/range2.conf" -s "PATCHES=$TOP/kpatches" bisect >"$T/out" 2>&1; st=$?
 check "GOOD equal to BAD: exit 2" test "$st" = 2 -a -n "$(grep "must come before BAD" "$T/out")"
-check "nothing measured after range errors" test ! -e "$W/results.tsv"
+check "nothing measured after range errors" test "$(nlines)" = "$n0"
 
 # --- one state measured end to end (cold build), then again (no build).
 tb measure 4
@@ -109,11 +140,18 @@ n1=$(nlines)
 tb bisect
 check "bisect again: resumed, no new runs" test "$st" = 0 -a "$(nlines)" = "$n1" -a -n "$(grep "resumed:" "$T/out")"
 
-# --- results export.
+# --- results export: each format parsed, compared with results.tsv.
+awk -F'\t' 'NR>1{printf "%s %s %.4f\n", $1, $2, $6}' "$W/results.tsv" >"$T/want"
 tba results --format jsonl
-check "results export as JSON lines" test "$st" = 0 -a "$(grep -c '"mbps"' "$T/out")" -ge 4
+jq -r '"\(.key) \(.state) \(.mbps)"' "$T/out" 2>/dev/null | awk '{printf "%s %s %.4f\n", $1, $2, $3}' >"$T/got"
+check "results export as JSON lines: every run, keys, states and MB/s as in results.tsv ($(wc -l <"$T/want") runs)" \
+  test "$st" = 0 -a -s "$T/want" -a "$(jq -s length "$T/out")" = "$(wc -l <"$T/want")" -a -z "$(diff "$T/want" "$T/got")"
 tba results --format csv
-check "results export as CSV" test "$st" = 0 -a -n "$(head -1 "$T/out" | grep '^key,state')"
+check "results export as CSV: header is the TSV header, one line per run" \
+  test "$st" = 0 -a "$(head -1 "$T/out")" = "$(head -1 "$W/results.tsv" | sed 's/\tcheck$//' | tr '\t' ',')" -a "$(wc -l <"$T/out")" = "$(( $(wc -l <"$T/want") + 1 ))"
+tba results --format tsv
+check "results export as TSV: the file without its check column" \
+  test "$st" = 0 -a -z "$(diff <(cut -f1-17 "$W/results.tsv") "$T/out")"
 
 # --- lock: a second instance refuses.
 ( flock -x 9; echo "pid 1, tbisect test-holder" >&9; sleep 20 ) 9>>"$W/lock" &
@@ -237,8 +275,12 @@ has "error:" && ok "first compiler error lines shown" || no "first compiler erro
 tb -s "PATCHES=$TOP/kpatches" prepare
 check "original series restored" test "$st" = 0
 
+# --- TREE mode: a kernel git history, its merges, the user's tree untouched.
+. tests/e2e-tree.sh
+
 echo "# e2e took $(( $(date +%s) - t0 )) s"
 rm -rf "$T"
 [ -z "${TBISECT_TEST_WORKDIR:-}" ] && rm -rf "$W"
+echo "1..$n"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

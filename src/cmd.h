@@ -1,0 +1,67 @@
+/*
+ * cmd: the commands of the tbisect binary, and the one home of its exit
+ * statuses.  Library modules return 0/-1 (or a documented enum) and never
+ * an exit status; a command maps what they return to one of these.
+ *
+ * main() parses the options and the configuration, finds the command in
+ * its table, takes the work-directory lock and prepares the tree when the
+ * table says so, then calls it:
+ *	struct cmd_ctx x;           conf loaded, series and tree initialised
+ *	status = cmd_bisect(&x, argc, argv);   argv: the command's arguments
+ * A command owns nothing of x; main releases it.
+ */
+#ifndef TBISECT_CMD_H
+#define TBISECT_CMD_H
+
+#include "bench.h"
+#include "bisect.h"
+#include "conf.h"
+#include "series.h"
+#include "tree.h"
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_FOUND_REGRESSION = 1,	/* check: regression; git-bisect-run: bad */
+	EXIT_ERROR = 2,			/* usage, configuration, tool failure */
+	EXIT_NO_REGRESSION = 3,		/* bisect: endpoints do not differ / BAD faster */
+	EXIT_AMBIGUOUS = 4,		/* bisect: culprit among skipped states */
+	EXIT_SKIP = 125,		/* cannot build or boot (git bisect's "skip") */
+	EXIT_INTERRUPTED = 130,
+	EXIT_ABORT_BISECT = 255,	/* git-bisect-run: tool failure, stop git bisect */
+};
+
+struct cmd_ctx {
+	struct conf conf;
+	struct series series;
+	struct tree tree;
+	int tree_ready;
+};
+
+/* Loads the series and prepares the tree (once).  0 or -1 (reported). */
+int cmd_prepare_tree(struct cmd_ctx *x);
+/* GOOD and BAD from argv[0..1] or the configuration; errors name the
+ * configuration line.  0 or -1 (reported). */
+int cmd_range(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad);
+/* The state named spec (NULL: the last one, BAD or head); in TREE mode the
+ * configured range is listed first when no command listed one.  The index,
+ * or -1 (reported). */
+int cmd_resolve(struct cmd_ctx *x, const char *spec);
+/* The same, but the whole series when argc is 0. */
+int cmd_range_or_all(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad);
+/* code, or EXIT_INTERRUPTED (with a word on resuming) after SIGINT/SIGTERM. */
+int cmd_exit(int code);
+/* Parses the value of option opt strictly: a finite number (or a whole one
+ * for cmd_parse_count, at least 1).  0, or -1 reported as "bad value". */
+int cmd_parse_number(const char *opt, const char *value, double *out);
+int cmd_parse_count(const char *opt, const char *value, int *out);
+/* Draws plots/tbisect.* for good..bad from everything recorded, marking
+ * the changes in chg. */
+void cmd_draw(struct cmd_ctx *x, struct bench *be, int good, int bad,
+	      const struct bisect_change *chg, int nchg);
+/* The commands: each returns an enum exit_code. */
+typedef int cmd_fn(struct cmd_ctx *x, int argc, char **argv);
+cmd_fn cmd_prepare, cmd_config, cmd_states, cmd_build, cmd_measure, cmd_results, cmd_plot;
+cmd_fn cmd_bisect, cmd_culprits, cmd_attribute;
+cmd_fn cmd_baseline, cmd_check, cmd_git_bisect_run, cmd_releases;
+
+#endif

@@ -1,0 +1,322 @@
+/* The nightly check, its baseline, and the "git bisect run" entry point. */
+#include "check.h"
+#include "cmd.h"
+#include "plot.h"
+#include "run.h"
+#include "stats.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static char *baseline_path(const struct conf *c)
+{
+	return c->baseline ? xstrdup(c->baseline) : xasprintf("%s/baseline.txt", c->workdir);
+}
+
+/* The comparability fields of the current configuration.  The configured
+ * accelerator: it is known before anything is measured. */
+static void current_identity(const struct conf *c, struct check_baseline *b)
+{
+	struct bench_identity id;
+	char cfg[65];
+
+	memset(b, 0, sizeof(*b));
+	bench_identity(c, c->accel, &id);
+	b->version = xstrdup(TBISECT_VERSION);
+	b->major = TBISECT_MAJOR;
+	b->mode = id.mode;
+	b->params = id.params;
+	if (util_sha256_file(c->kconfig, cfg) < 0)
+		snprintf(cfg, sizeof(cfg), "unreadable");
+	b->config = xstrdup(cfg);
+}
+
+int cmd_baseline(struct cmd_ctx *x, int argc, char **argv)
+{
+	const struct conf *c = &x->conf;
+	struct bench be;
+	struct check_baseline b;
+	const double *v;
+	char *path, *text;
+	int s, n, ret = EXIT_ERROR;
+
+	s = cmd_resolve(x, argc ? argv[0] : c->good);
+	if (s < 0 || bench_init(&be, c, &x->tree) < 0)
+		return EXIT_ERROR;
+	n = bench_gather(&be, s, &v);
+	if (n <= 0) {
+		if (n == 0)
+			error("baseline state %s cannot be built or booted", bench_label(&be, s));
+		bench_release(&be);
+		return cmd_exit(EXIT_ERROR);
+	}
+	current_identity(c, &b);
+	b.state = s;
+	b.name = xstrdup(x->tree.state[s].name);
+	b.v = xmalloc((size_t)n * sizeof(double));
+	memcpy(b.v, v, (size_t)n * sizeof(double));
+	b.n = n;
+	text = check_baseline_format(&b);
+	path = baseline_path(c);
+	if (util_write_file_atomic(path, text, strlen(text)) == 0) {
+		printf("baseline: %s, %.3f MB/s (median of %d), %s, written to %s\n",
+		       bench_label(&be, s), stats_median(v, n), n, b.mode, path);
+		ret = EXIT_OK;
+	}
+	free(path);
+	free(text);
+	check_baseline_release(&b);
+	bench_release(&be);
+	return ret;
+}
+
+/* The history plot: throughput of each check over time, from history.tsv. */
+static void history_plot(const struct conf *c, char *text, double base)
+{
+	struct plot p;
+	char *line;
+
+	plot_init(&p, c->plot_dir, "nightly", "nightly tbench check: head throughput over time");
+	free(p.xlabel);
+	p.xlabel = xstrdup("date of the check");
+	p.xtime = 1;
+	p.baseline = base;
+	while ((line = strsep(&text, "\n"))) {
+		char *f[5], *q = line;
+		double v;
+		long ts;
+		int k;
+
+		for (k = 0; k < 5 && q; k++)
+			f[k] = strsep(&q, "\t");
+		if (k < 5 || util_parse_long(f[0], &ts) < 0 || util_parse_double(f[2], &v) < 0)
+			continue;	/* the header, or a line this version cannot read */
+		plot_add(&p, (double)ts, f[1], &v, 1,
+			 !strcmp(f[4], "regression") ? MARK_REGRESSION : MARK_NONE);
+	}
+	if (p.n)
+		plot_write(&p);
+	plot_release(&p);
+}
+
+static void history_add(const struct conf *c, const char *name, double mbps, double base,
+			const char *verdict)
+{
+	char *path = xasprintf("%s/history.tsv", c->workdir), *old = NULL;
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	if (util_exists(path) && util_read_file(path, &old, NULL) == 0)
+		sbuf_addstr(&sb, old);
+	else
+		sbuf_addstr(&sb, "timestamp\tstate\tmbps\tbaseline\tverdict\n");
+	sbuf_addf(&sb, "%ld\t%s\t%.4f\t%.4f\t%s\n", (long)time(NULL), name, mbps, base, verdict);
+	util_write_file_atomic(path, sb.buf, sb.len);
+	history_plot(c, sb.buf, base);
+	sbuf_release(&sb);
+	free(old);
+	free(path);
+}
+
+/* Reads and checks the baseline against the configuration.  0 with base
+ * filled, or -1 (reported). */
+static int load_baseline(const struct conf *c, struct check_baseline *base)
+{
+	struct check_baseline cur;
+	char *path = baseline_path(c), *text = NULL, *why = NULL;
+	int ret = -1;
+
+	if (util_read_file(path, &text, NULL) < 0) {
+		error("no baseline at %s; record one with: tbisect baseline", path);
+		goto out;
+	}
+	if (check_baseline_parse(base, path, text) < 0)
+		goto out;
+	current_identity(c, &cur);
+	why = check_incompatible(base, &cur);
+	check_baseline_release(&cur);
+	if (why) {
+		error("baseline %s refused: %s; record a new one with: tbisect baseline", path, why);
+		check_baseline_release(base);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(why);
+	free(text);
+	free(path);
+	return ret;
+}
+
+static const char *verdict_word(enum check_verdict v)
+{
+	return v == CHECK_REGRESSED ? "regression" : v == CHECK_IMPROVED ? "improved" : "pass";
+}
+
+/* Prints, writes the JUnit report and the history of one finished check. */
+static void report_check(struct cmd_ctx *x, struct bench *be, int s,
+			 const struct check_baseline *base, const struct check_report *rep)
+{
+	const struct conf *c = &x->conf;
+	char *junit = xasprintf("%s/nightly-junit.xml", c->workdir), *msg, *m2;
+
+	if (rep->skipped) {
+		msg = xasprintf("head %s cannot be built or booted: skipped", bench_label(be, s));
+		printf("nightly: SKIP: %s\n", msg);
+		check_junit(junit, x->tree.state[s].name, CHECK_PASS, 1, msg);
+		goto out;
+	}
+	msg = xasprintf("%s: %.3f MB/s vs baseline %s %.3f MB/s: %+.2f%% (threshold %.2f%%, %s)",
+			bench_label(be, s), rep->head_v, base->name, rep->base_v, 100 * rep->change,
+			100 * c->threshold, base->mode);
+	if (rep->culprit >= 0) {
+		m2 = xasprintf("%s; culprit: state %d '%s' (%+.2f%% against its parent)", msg,
+			       rep->culprit, x->tree.state[rep->culprit].subject,
+			       100 * rep->culprit_change);
+		free(msg);
+		msg = m2;
+	}
+	printf("nightly: %s: %s\n", rep->verdict == CHECK_REGRESSED ? "REGRESSION" :
+	       rep->verdict == CHECK_IMPROVED ? "IMPROVED" : "PASS", msg);
+	check_junit(junit, x->tree.state[s].name, rep->verdict, 0, msg);
+	printf("nightly: JUnit report %s\n", junit);
+	history_add(c, x->tree.state[s].name, rep->head_v, rep->base_v, verdict_word(rep->verdict));
+out:
+	free(msg);
+	free(junit);
+}
+
+int cmd_check(struct cmd_ctx *x, int argc, char **argv)
+{
+	struct tree *t = &x->tree;
+	struct check_baseline base;
+	struct bisect_params p;
+	struct check_report rep;
+	struct bench be;
+	int s, bs, ret = EXIT_ERROR;
+
+	if (load_baseline(&x->conf, &base) < 0)
+		return EXIT_ERROR;
+	s = cmd_resolve(x, argc ? argv[0] : NULL);	/* default: the tip */
+	if (s < 0 || bench_init(&be, &x->conf, t) < 0)
+		goto out_base;
+	bench_params(&x->conf, &p);
+	/* Bisect only when the baseline's state is still the same patch. */
+	bs = base.state < t->n && !strcmp(t->state[base.state].name, base.name) ? base.state : -1;
+	if (check_core(&p, &base, bs, s, &bench_ops, &be, t->n, x->conf.check_bisect, &rep) == 0) {
+		report_check(x, &be, s, &base, &rep);
+		ret = rep.skipped ? EXIT_SKIP :
+		      rep.verdict == CHECK_REGRESSED ? EXIT_FOUND_REGRESSION : EXIT_OK;
+	}
+	bench_release(&be);
+out_base:
+	check_baseline_release(&base);
+	return cmd_exit(ret);
+}
+
+/* The content id of the checked-out tree and its uncommitted changes,
+ * into id (41): what is measured is what is in the directory. */
+static int worktree_id(const char *dir, char *id)
+{
+	const char *argv[] = { "git", "diff", "HEAD", NULL };
+	struct util_hash *h;
+	char treeid[41], key[65], *diff = NULL;
+
+	if (tree_rev_parse(dir, "HEAD^{tree}", treeid) < 0)
+		return -1;
+	run_capture(argv, dir, &diff);
+	h = util_hash_new();
+	util_hash_addstr(h, treeid);
+	util_hash_addstr(h, diff ? diff : "");
+	util_hash_hex(h, key);
+	free(diff);
+	memcpy(id, key, 40);
+	id[40] = '\0';
+	return 0;
+}
+
+/* --good-above MBPS / --bad-below MBPS, strictly parsed.  0 or -1. */
+static int git_bisect_args(int argc, char **argv, double *good_above, double *bad_below)
+{
+	int i;
+
+	for (i = 0; i + 1 < argc; i += 2) {
+		double *to = !strcmp(argv[i], "--good-above") ? good_above :
+			     !strcmp(argv[i], "--bad-below") ? bad_below : NULL;
+
+		if (!to)
+			return error("git-bisect-run: unknown option '%s'", argv[i]);
+		if (cmd_parse_number(argv[i], argv[i + 1], to) < 0)
+			return -1;
+	}
+	if (i < argc)
+		return error("git-bisect-run: '%s' needs a value", argv[i]);
+	if (isnan(*good_above) && isnan(*bad_below))
+		return error("git-bisect-run: give --good-above MBPS or --bad-below MBPS");
+	return 0;
+}
+
+/* One verdict on the tree in dir: EXIT_OK good, EXIT_FOUND_REGRESSION bad,
+ * EXIT_SKIP, or EXIT_ERROR. */
+static int git_bisect_verdict(const struct conf *c, const char *dir, double good_above,
+			      double bad_below)
+{
+	struct tree t;
+	struct bench be;
+	char treeid[41];
+	const double *v;
+	int k, n, ret = EXIT_ERROR;
+
+	if (worktree_id(dir, treeid) < 0)
+		return error("git-bisect-run: run it inside a kernel git tree (git bisect run ...)"),
+		       EXIT_ERROR;
+	memset(&t, 0, sizeof(t));
+	t.conf = c;
+	t.dir = xstrdup(dir);
+	if (bench_init_git(&be, c, &t) == 0) {
+		k = bench_add_target(&be, "", treeid, "HEAD", "git HEAD");
+		n = bench_gather(&be, k, &v);
+		if (n == 0) {
+			printf("git-bisect-run: cannot build or boot this commit: skip\n");
+			ret = EXIT_SKIP;
+		} else if (n > 0) {
+			double m = stats_median(v, n);
+			int bad = !isnan(good_above) ? m < good_above : m < bad_below;
+
+			printf("git-bisect-run: %.3f MB/s (%s): %s\n", m, bench_mode(&be),
+			       bad ? "bad" : "good");
+			ret = bad ? EXIT_FOUND_REGRESSION : EXIT_OK;
+		}
+		bench_release(&be);
+	}
+	free(t.dir);
+	return ret;
+}
+
+int cmd_git_bisect_run(struct cmd_ctx *x, int argc, char **argv)
+{
+	double good_above = NAN, bad_below = NAN;
+	char cwd[4096];
+	int ret;
+
+	if (git_bisect_args(argc, argv, &good_above, &bad_below) < 0)
+		ret = EXIT_ERROR;
+	else if (!getcwd(cwd, sizeof(cwd))) {
+		error("git-bisect-run: cannot read the current directory");
+		ret = EXIT_ERROR;
+	} else {
+		ret = cmd_exit(git_bisect_verdict(&x->conf, cwd, good_above, bad_below));
+	}
+	/* git bisect run takes 1..127 (but 125) as "bad": a tool failure must
+	 * abort the bisection instead, which any status >= 128 does. */
+	if (ret == EXIT_ERROR) {
+		error("git-bisect-run: tool failure; exiting 255 so that git bisect run stops");
+		ret = EXIT_ABORT_BISECT;
+	}
+	return ret;
+}

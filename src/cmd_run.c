@@ -1,0 +1,215 @@
+/* The commands that look at or measure states one by one. */
+#include "cmd.h"
+#include "stats.h"
+#include "store.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cmd_prepare(struct cmd_ctx *x, int argc, char **argv)
+{
+	(void)x;
+	(void)argc;
+	(void)argv;
+	return EXIT_OK;		/* main prepared the tree */
+}
+
+int cmd_config(struct cmd_ctx *x, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	conf_dump(&x->conf);
+	return EXIT_OK;
+}
+
+int cmd_states(struct cmd_ctx *x, int argc, char **argv)
+{
+	int i;
+
+	if (x->tree.user) {
+		int g, b;
+
+		if (cmd_range(x, argc, argv, &g, &b) < 0)
+			return EXIT_ERROR;
+		printf("index\tcommit\tkind\tsubject\n");
+		for (i = 0; i < x->tree.n; i++)
+			printf("%d\t%.12s\t%s\t%s\n", i, x->tree.state[i].commit,
+			       x->tree.state[i].merge ? "merge" : "-", x->tree.state[i].subject);
+		return EXIT_OK;
+	}
+	printf("index\tcommit\tstatus\tsubject\n");
+	for (i = 0; i < x->tree.n; i++) {
+		const struct tree_state *s = &x->tree.state[i];
+
+		printf("%d\t%.12s\t%s\t%s\n", i, s->commit[0] ? s->commit : "-",
+		       s->broken ? "noapply" : "ok", s->subject);
+	}
+	return EXIT_OK;
+}
+
+/* Builds state s and prints one line: EXIT_OK, EXIT_SKIP or EXIT_ERROR. */
+static int build_one(struct cmd_ctx *x, struct bench *be, int s)
+{
+	struct build_result res;
+	int st;
+
+	if (x->tree.state[s].broken) {
+		warning("state %d: its patch does not apply", s);
+		return EXIT_SKIP;
+	}
+	if (bench_checkout(be, s) < 0)
+		return EXIT_ERROR;
+	st = build_kernel(&be->build, x->tree.state[s].treeid, &res);
+	if (st == BUILD_FAILED)
+		printf("%d\tfailed\t%s\n", s, res.errors);
+	else if (st == BUILD_OK)
+		printf("%d\t%s\t%s\t%.1f s\t%s\n", s, res.cached ? "cached" : "built", res.vmlinux,
+		       res.seconds, res.kernel_sha);
+	build_result_release(&res);
+	return st < 0 ? EXIT_ERROR : st == BUILD_FAILED ? EXIT_SKIP : EXIT_OK;
+}
+
+int cmd_build(struct cmd_ctx *x, int argc, char **argv)
+{
+	struct bench be;
+	int i, ret = EXIT_OK;
+
+	if (bench_init(&be, &x->conf, &x->tree) < 0)
+		return EXIT_ERROR;
+	for (i = 0; i < argc && ret != EXIT_ERROR; i++) {
+		int s = cmd_resolve(x, argv[i]), r;
+
+		r = s < 0 ? EXIT_ERROR : build_one(x, &be, s);
+		if (r != EXIT_OK)
+			ret = r;
+	}
+	bench_release(&be);
+	return cmd_exit(ret);
+}
+
+/* One line per state measured: EXIT_OK, or EXIT_SKIP when it has no run. */
+static int print_measured(struct cmd_ctx *x, struct bench *be, int s)
+{
+	const double *v;
+	int nf, n = bench_samples(be, s, &v, &nf);
+
+	if (n == 0) {
+		printf("%d\t%s\tskip\t%d failed runs\t%s\n", s, x->tree.state[s].name, nf,
+		       bench_mode(be));
+		return EXIT_SKIP;
+	}
+	printf("%d\t%s\t%.3f MB/s\tmedian of %d (min %.3f, max %.3f)\t%s\n", s,
+	       x->tree.state[s].name, stats_median(v, n), n, stats_min(v, n), stats_max(v, n),
+	       bench_mode(be));
+	return EXIT_OK;
+}
+
+int cmd_measure(struct cmd_ctx *x, int argc, char **argv)
+{
+	struct bench be;
+	int i, runs = 1, ret = EXIT_OK, *st, *want;
+
+	if (argc > 0 && !strcmp(argv[0], "-n")) {
+		if (argc < 2)
+			return error("-n needs a count"), EXIT_ERROR;
+		if (cmd_parse_count("-n", argv[1], &runs) < 0)
+			return EXIT_ERROR;
+		argc -= 2;
+		argv += 2;
+	}
+	if (argc < 1)
+		return error("measure: name at least one state"), EXIT_ERROR;
+	if (bench_init(&be, &x->conf, &x->tree) < 0)
+		return EXIT_ERROR;
+	st = xcalloc((size_t)argc, sizeof(int));
+	want = xcalloc((size_t)argc, sizeof(int));
+	for (i = 0; i < argc && ret == EXIT_OK; i++) {
+		const double *v;
+		int nf;
+
+		if ((st[i] = cmd_resolve(x, argv[i])) < 0)
+			ret = EXIT_ERROR;
+		else
+			want[i] = bench_samples(&be, st[i], &v, &nf) + runs;
+	}
+	/* Every run first (side by side in icount mode), then the figures. */
+	if (ret == EXIT_OK && bench_ensure_many(&be, st, want, argc) < 0)
+		ret = EXIT_ERROR;
+	for (i = 0; i < argc && ret != EXIT_ERROR; i++)
+		if (print_measured(x, &be, st[i]) == EXIT_SKIP)
+			ret = EXIT_SKIP;
+	free(st);
+	free(want);
+	bench_summary(&be, stderr);
+	bench_release(&be);
+	return cmd_exit(ret);
+}
+
+int cmd_results(struct cmd_ctx *x, int argc, char **argv)
+{
+	struct store s;
+	char *path;
+	const char *fmt = "tsv";
+	int ret;
+
+	if (argc == 2 && !strcmp(argv[0], "--format"))
+		fmt = argv[1];
+	else if (argc >= 1)
+		return error("results: unknown argument '%s' (results [--format tsv|csv|jsonl])",
+			     argv[0]), EXIT_ERROR;
+	path = xasprintf("%s/results.tsv", x->conf.workdir);
+	store_init(&s, path);
+	free(path);
+	ret = store_load(&s) < 0 || store_export(&s, fmt, stdout) < 0 ? EXIT_ERROR : EXIT_OK;
+	store_release(&s);
+	return ret;
+}
+
+/* Adjacent measured states whose medians differ by more than the
+ * threshold, into *chg (caller frees); their count. */
+static int adjacent_changes(struct bisect *b, int good, int bad, struct bisect_change **chg)
+{
+	int n = 0, prev = -1, i;
+
+	*chg = NULL;
+	for (i = good; i <= bad; i++) {
+		double v = bisect_value(b, i), pv, c;
+
+		if (isnan(v))
+			continue;
+		if (prev >= 0 && i - prev == 1) {
+			pv = bisect_value(b, prev);
+			c = (v - pv) / pv;
+			if (fabs(c) > b->p.threshold) {
+				*chg = xrealloc(*chg, (size_t)(n + 1) * sizeof(**chg));
+				(*chg)[n++] = (struct bisect_change){ i, prev, pv, v, c, 0 };
+			}
+		}
+		prev = i;
+	}
+	return n;
+}
+
+int cmd_plot(struct cmd_ctx *x, int argc, char **argv)
+{
+	struct bench be;
+	struct bisect b;
+	struct bisect_params p;
+	struct bisect_change *chg;
+	int good, bad, nchg;
+
+	if (cmd_range_or_all(x, argc, argv, &good, &bad) < 0 ||
+	    bench_init(&be, &x->conf, &x->tree) < 0)
+		return EXIT_ERROR;
+	bench_params(&x->conf, &p);
+	bisect_init(&b, &bench_ops, &be, x->tree.n, &p);
+	nchg = adjacent_changes(&b, good, bad, &chg);
+	cmd_draw(x, &be, good, bad, chg, nchg);
+	free(chg);
+	bisect_release(&b);
+	bench_release(&be);
+	return EXIT_OK;
+}

@@ -1,0 +1,52 @@
+#include "lock.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Says who holds the lock at path, from what the holder wrote there. */
+static int report_holder(const char *workdir, const char *path)
+{
+	char *holder = NULL;
+
+	util_read_file(path, &holder, NULL);
+	error("work directory %s is in use by another tbisect (%s); wait for it or stop it",
+	      workdir, holder ? util_trim(holder) : "unknown holder");
+	free(holder);
+	return -1;
+}
+
+int lock_workdir(const char *workdir, const char *what)
+{
+	char *path = xasprintf("%s/lock", workdir);
+	char buf[256];
+	int fd, ret = -1;
+
+	if (util_mkdir_p(workdir) < 0)
+		goto out;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		error("cannot open lock %s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		close(fd);
+		report_holder(workdir, path);
+		goto out;
+	}
+	/* fd stays open (and locked) until exit. */
+	snprintf(buf, sizeof(buf), "pid %ld, tbisect %s, since %ld\n", (long)getpid(), what,
+		 (long)time(NULL));
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, strlen(buf), 0) < 0)
+		warning("cannot write lock holder to %s", path);
+	ret = 0;
+out:
+	free(path);
+	return ret;
+}

@@ -1,0 +1,17 @@
+/*
+ * lock: one tbisect at a time per work directory.
+ *
+ * lock_workdir() takes an exclusive, non-blocking flock on WORKDIR/lock and
+ * writes the holder (pid, command, start time) into it.  The descriptor is
+ * kept open for the life of the process, so the kernel drops the lock on
+ * any exit, kill -9 included; there is no unlock call.
+ *
+ * Returns 0, or -1 after reporting (a second instance gets the holder's
+ * pid and command in the message).
+ */
+#ifndef TBISECT_LOCK_H
+#define TBISECT_LOCK_H
+
+int lock_workdir(const char *workdir, const char *what);
+
+#endif

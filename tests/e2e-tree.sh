@@ -1,0 +1,81 @@
+# End-to-end tests of TREE mode: a kernel git history (tests/make-history.sh,
+# 32 first-parent commits, 2 --no-ff merges, a scheduler regression inside
+# the second merged branch, one commit that does not build) bisected with
+# the real engine, builds and boots.  Sourced by tests/run.sh after the
+# series tests: uses its helpers (ok, no, check, tb, has), $W (a prepared
+# work directory whose linux/ holds the pristine base) and $T.
+U=$T/user
+bash tests/make-history.sh "$W/linux" "$U" >"$T/out" 2>&1
+check "history made: 32 first-parent commits, 2 merges" grep -q "^32 first-parent commits, 2 merges" "$T/out"
+# The user has work in progress: it must survive every command.
+echo "local change" >>"$U/MAINTAINERS"
+echo "untracked" >"$U/my-notes.txt"
+user_state() {
+  git -C "$U" rev-parse HEAD; git -C "$U" status --porcelain; git -C "$U" for-each-ref
+  git -C "$U" stash list; md5sum <"$U/MAINTAINERS"
+}
+before=$(user_state | md5sum)
+culprit=$(git -C "$U" rev-parse culprit)
+broken=$(git -C "$U" rev-parse broken)
+cat >"$T/tree.conf" <<CONF
+TREE = $U
+GOOD = v-good
+BAD = v-bad
+KCONFIG = $TOP/kconfig/tbench.config
+IMAGE_INIT = $TOP/images/init
+PLOT_DIR = $T/plots
+CONF
+grep -v '^GOOD\|^BAD' "$T/tree.conf" >"$T/tree-norange.conf"
+tt() { "$BIN" -c "$T/tree.conf" "$@" >"$T/out" 2>&1; st=$?; }
+
+tt states
+check "states: GOOD and the 32 first-parent commits" test "$st" = 0 -a "$(grep -c $'^[0-9]' "$T/out")" = 33
+check "states: the two merges are marked" test "$(grep -c $'\tmerge\t' "$T/out")" = 2
+check "states: the branch's commits are not on the first-parent line" test -z "$(grep "do not preempt" "$T/out")"
+tt states v-bad v-good
+check "GOOD not an ancestor of BAD: exit 2, said" test "$st" = 2 -a -n "$(grep "is not an ancestor" "$T/out")"
+tt states v-good no-such-rev
+check "unknown revision: exit 2, named" test "$st" = 2 -a -n "$(grep "'no-such-rev' is not a commit" "$T/out")"
+"$BIN" -c "$T/tree-norange.conf" bisect >"$T/out" 2>&1; st=$?
+check "no GOOD in TREE mode: exit 2, says what to set" test "$st" = 2 -a -n "$(grep "TREE mode needs GOOD" "$T/out")"
+
+# A commit that does not build is a skip with the compiler's words.
+tt measure broken
+check "TREE: commit that does not build is a skip (exit 125)" test "$st" = 125
+has "does not compile" && ok "TREE: compiler error shown" || no "TREE: compiler error shown"
+
+# Bisect, killed with -9 mid-way, then resumed.
+"$BIN" -c "$T/tree.conf" bisect >"$T/out" 2>&1 &
+pid=$!
+for i in $(seq 1 900); do [ "$(grep -c "run: " "$T/out")" -ge 2 ] && break; sleep 1; done
+sleep 2
+kill -9 $pid; wait $pid 2>/dev/null
+pkill -9 -f "qemu-system-x86_64.*$W" 2>/dev/null
+pkill -9 -f "make -C $W/git" 2>/dev/null
+sleep 1
+n1=$(nlines)
+t1=$(date +%s)
+tt bisect
+echo "# TREE bisect after the kill: $(( $(date +%s) - t1 )) s, runs recorded before it: $n1"
+grep -E "^(level|first bad|merge:|total:|cost:|phases:)" "$T/out" | sed 's/^/#   /'
+
+check "TREE bisect names the commit inside the branch (exit $st)" \
+  test "$st" = 0 -a -n "$(grep "^first bad commit: $culprit sched/features: do not preempt on wakeup" "$T/out")"
+check "TREE bisect descended into the merge" test -n "$(grep "^merge: level 0 descended into $(git -C "$U" rev-parse v-bad~13)" "$T/out")"
+check "TREE bisect resumed from the runs before the kill" test -n "$(grep "^tbisect: resumed:" "$T/out")" -a "$n1" -gt 1
+again=$(awk -F'\t' -v n="$n1" 'NR>1 && $5=="ok" && NR<=n {had[$1]++} NR>n && $5=="ok" && had[$1]>=2 {x++} END{print x+0}' "$W/results.tsv")
+check "TREE resume repeated no run the bisection already had ($again)" test "$again" = 0
+check "TREE plot names commits by short hash" grep -q "${culprit:0:7}" "$T/plots/tbisect.dat"
+check "the user's tree is untouched: HEAD, index, work tree, refs" test "$(user_state | md5sum)" = "$before"
+
+# A config the commit cannot give is a skip, never a run with another setup.
+printf 'CONFIG_TBISECT_NO_SUCH_OPTION=y\n' >"$T/impossible.config"
+TBISECT_WORKDIR=$T/w-cfg tt -s "KCONFIG=$T/impossible.config" measure v-good
+check "TREE: a required option missing from the resolved config is a skip (exit $st)" \
+  test "$st" = 125 -a -n "$(grep "resolved .config lacks CONFIG_TBISECT_NO_SUCH_OPTION=y" "$T/out")"
+rm -rf "$T/w-cfg"
+check "the user's tree is still untouched" test "$(user_state | md5sum)" = "$before"
+
+# releases: a version apt would read as more than a version is refused.
+tb releases '6.1.170-3;ls'
+check "releases: a malformed version is refused (exit 2)" test "$st" = 2 -a -n "$(grep "is not a Debian version" "$T/out")"
