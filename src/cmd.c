@@ -78,11 +78,18 @@ int cmd_range(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad)
 	return error("GOOD (%s = state %d) must come before BAD (%s = state %d)", g, *good, b, *bad);
 }
 
-int cmd_resolve(struct cmd_ctx *x, const char *spec)
+int cmd_list_states(struct cmd_ctx *x)
 {
 	int g, b;
 
 	if (x->tree.user && !x->tree.n && cmd_range(x, 0, NULL, &g, &b) < 0)
+		return -1;
+	return 0;
+}
+
+int cmd_resolve(struct cmd_ctx *x, const char *spec)
+{
+	if (cmd_list_states(x) < 0)
 		return -1;
 	return spec ? tree_resolve(&x->tree, spec) : x->tree.n - 1;
 }

@@ -42,6 +42,10 @@ int cmd_prepare_tree(struct cmd_ctx *x);
 /* GOOD and BAD from argv[0..1] or the configuration; errors name the
  * configuration line.  0 or -1 (reported). */
 int cmd_range(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad);
+/* TREE mode: lists the configured range as the states unless a command
+ * listed one; the bench is made after it (its targets are the states).
+ * 0 or -1 (reported).  Nothing to do for the series. */
+int cmd_list_states(struct cmd_ctx *x);
 /* The state named spec (NULL: the last one, BAD or head); in TREE mode the
  * configured range is listed first when no command listed one.  The index,
  * or -1 (reported). */

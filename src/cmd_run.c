@@ -77,7 +77,7 @@ int cmd_build(struct cmd_ctx *x, int argc, char **argv)
 	struct bench be;
 	int i, ret = EXIT_OK;
 
-	if (bench_init(&be, &x->conf, &x->tree) < 0)
+	if (cmd_list_states(x) < 0 || bench_init(&be, &x->conf, &x->tree) < 0)
 		return EXIT_ERROR;
 	for (i = 0; i < argc && ret != EXIT_ERROR; i++) {
 		int s = cmd_resolve(x, argv[i]), r;
@@ -122,7 +122,7 @@ int cmd_measure(struct cmd_ctx *x, int argc, char **argv)
 	}
 	if (argc < 1)
 		return error("measure: name at least one state"), EXIT_ERROR;
-	if (bench_init(&be, &x->conf, &x->tree) < 0)
+	if (cmd_list_states(x) < 0 || bench_init(&be, &x->conf, &x->tree) < 0)
 		return EXIT_ERROR;
 	st = xcalloc((size_t)argc, sizeof(int));
 	want = xcalloc((size_t)argc, sizeof(int));
