@@ -43,18 +43,7 @@ static int init(struct bench *be, const struct conf *c, struct tree *tree, const
 
 int bench_init(struct bench *be, const struct conf *c, struct tree *tree)
 {
-	char *outname;
-	int ret;
-
-	if (!tree->user)
-		return init(be, c, tree, "build");
-	/* WORKDIR/git/KEY/build beside WORKDIR/git/KEY/linux, as build and
-	 * linux are in WORKDIR: ccache serves both (see build.c). */
-	outname = xasprintf("%.*s/build", (int)strlen(tree->dir) - 6 - (int)strlen(c->workdir) - 1,
-			    tree->dir + strlen(c->workdir) + 1);
-	ret = init(be, c, tree, outname);
-	free(outname);
-	return ret;
+	return init(be, c, tree, tree->outname);
 }
 
 int bench_init_git(struct bench *be, const struct conf *c, struct tree *tree)
@@ -202,6 +191,20 @@ static int ensure_accel(struct bench *be, const char *kernel)
 	return 0;
 }
 
+/* Says once why target t is skipped (its build failed, now or before). */
+static void skip_unbuildable(struct bench_target *t, const struct build_result *res)
+{
+	if (res->config_lacks)
+		warning("state %s cannot be configured for the benchmark; skipped: %s", t->label,
+			res->errors);
+	else if (res->timed_out)
+		warning("state %s: skipped this time: %s", t->label, res->errors);
+	else
+		warning("state %s does not compile; skipped. First errors: %s", t->label,
+			res->errors ? res->errors : "?");
+	t->unusable = 1;
+}
+
 /* Finds the key of target i without building; 0 known, 1 not yet. */
 static int lookup_key(struct bench *be, int i)
 {
@@ -220,7 +223,7 @@ static int lookup_key(struct bench *be, int i)
 		return 1;
 	}
 	if (st == BUILD_FAILED) {
-		t->unusable = 1;
+		skip_unbuildable(t, &res);
 		build_result_release(&res);
 		return 1;
 	}
@@ -282,13 +285,46 @@ static int ops_parallel(void *ctx)
 }
 
 /* Average cost of one more run so far: builds spread over the runs. */
-static double ops_cost(void *ctx)
+/* Seconds of one run: this process's, else the store's recent runs in
+ * this mode, else a default near what a run costs on a 2-core machine. */
+static double run_cost(struct bench *be)
+{
+	const char *mode = be->conf->mode == MODE_ICOUNT ? "icount" : "wallclock";
+	double sum = 0;
+	int i, n = 0;
+
+	if (be->runs)
+		return (be->t_boot + be->t_bench) / be->runs;
+	for (i = be->store.n - 1; i >= 0 && n < 20; i--) {
+		const struct store_rec *r = &be->store.rec[i];
+
+		if (r->ok && r->mode && !strcmp(r->mode, mode)) {
+			sum += r->boot_s + r->bench_s;
+			n++;
+		}
+	}
+	return n ? sum / n : 20.0;
+}
+
+/* Builds: this process's incremental ones, else the config's history; a
+ * full build is charged once when the O= directory is still empty. */
+static void ops_cost(void *ctx, struct bisect_costs *c)
 {
 	struct bench *be = ctx;
+	struct build_history h;
+	int known = build_history(&be->build, &h) == 0;
 
-	if (!be->runs)
-		return 25.0;	/* a one-file build + boot + 3 s tbench here */
-	return (be->t_build + be->t_boot + be->t_bench) / be->runs;
+	c->run = run_cost(be);
+	c->parallel = bench_parallel(be);
+	if (be->n_incr)
+		c->build = be->t_incr / be->n_incr;
+	else if (known && h.n_incr)
+		c->build = h.incr_s;
+	else
+		c->build = 60.0;
+	c->full_extra = 0;
+	if (build_next_is_full(&be->build))
+		c->full_extra = (known && h.n_full ? h.full_s : 400.0) - c->build;
 }
 
 const struct bisect_ops bench_ops = { ops_samples, ops_measure, ops_label, ops_cost, ops_ensure_many,
@@ -327,7 +363,10 @@ static int prepare(struct bench *be, int i, struct build_result *res)
 		return -1;
 	if (build_lookup(&be->build, t->treeid, res, &bst) == 0) {
 		st = bst;
-		be->cached_builds++;
+		/* Per kernel, not per run: a wall-clock state is prepared each run. */
+		if (!t->counted)
+			be->cached_builds++;
+		t->counted = 1;
 	} else {
 		build_result_release(res);
 		info("build: %s", t->label);
@@ -336,20 +375,25 @@ static int prepare(struct bench *be, int i, struct build_result *res)
 		if (bench_checkout(be, i) < 0)
 			return -1;
 		be->t_checkout += util_now() - t0;
+		be->build.label = t->label;
 		st = build_kernel(&be->build, t->treeid, res);
+		be->build.label = NULL;
 		if (st < 0) {
 			build_result_release(res);
 			return -1;
 		}
 		be->builds++;
+		t->counted = 1;
 		be->t_build += res->seconds;
+		if (st == BUILD_OK && !res->full) {
+			be->t_incr += res->seconds;
+			be->n_incr++;
+		}
 		if (st == BUILD_OK)
 			info("build: %s built in %.1f s", t->label, res->seconds);
 	}
 	if (st == BUILD_FAILED) {
-		warning("state %s does not compile; skipped. First errors: %s", t->label,
-			res->errors ? res->errors : "?");
-		t->unusable = 1;
+		skip_unbuildable(t, res);
 		build_result_release(res);
 		return 1;
 	}
@@ -622,4 +666,7 @@ void bench_summary(struct bench *be, FILE *f)
 		be->t_image, be->t_boot, be->t_bench,
 		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
 		bench_parallel(be));
+	if (be->build.obj_remote || be->build.obj_local || be->build.obj_cached)
+		fprintf(f, "objects: %ld compiled on distcc hosts, %ld here, %ld from ccache\n",
+			be->build.obj_remote, be->build.obj_local, be->build.obj_cached);
 }

@@ -37,6 +37,7 @@ struct bench_target {
 	char key[65];
 	int key_known;
 	int unusable;
+	int counted;		/* counted in builds or cached_builds already */
 	double *v;		/* samples cache for the engine */
 	int nv;
 };
@@ -53,8 +54,11 @@ struct bench {
 	struct bench_target *t;
 	int n;
 	/* Counters of this process, for the summary and the benchmarks. */
-	int builds, runs, cached_builds;
+	int builds, runs, cached_builds;	/* builds: kernels compiled; cached_builds:
+					 * distinct kernels found built */
 	double t_build, t_boot, t_bench, t_start, t_image, t_checkout;
+	double t_incr;		/* incremental builds: seconds, count */
+	int n_incr;
 };
 
 /* Measurement identity: what must match for two figures to be compared.

@@ -1,4 +1,5 @@
 #include "bisect.h"
+#include "progress.h"
 #include "stats.h"
 #include "util.h"
 
@@ -436,21 +437,39 @@ static enum next endpoints(struct bisect *b, int good, int bad, struct bisect_re
 	return NEXT_GO;
 }
 
+double bisect_time_left(const struct bisect_costs *c, int span, int np, int deterministic,
+			int runs_min)
+{
+	double steps = span > 1 ? ceil(log((double)span) / log(np + 1.0) - 1e-9) : 0;
+	int par = c->parallel > 0 ? c->parallel : 1;
+	int per_state = deterministic ? 1 : 2 * (runs_min > 0 ? runs_min : 1);
+	double run_rounds = ceil((double)(np * per_state) / par);
+	double confirm = ceil((deterministic ? 2.0 : 2.0 * per_state) / par) * c->run;
+
+	if (steps <= 0)
+		return confirm;
+	return c->full_extra + steps * (np * c->build + run_rounds * c->run) + confirm;
+}
+
 /* One line on what this round tests and how much is left. */
 static void report_round(struct bisect *b, int lo, int hi, const int *pts, int np)
 {
-	double span = hi - lo, steps = ceil(log(span) / log(np + 1.0) - 1e-9);
-	double per = b->ops->cost ? b->ops->cost(b->ctx) : 0;
-	/* A step is one round of runs (icount) or about 2 x runs_min (noisy). */
-	double left = (steps * (b->p.deterministic ? 1 : 2 * b->p.runs_min) + 2) * per;
+	double steps = ceil(log(hi - lo) / log(np + 1.0) - 1e-9);
 	const char *more = np > 1 ? " and others side by side" : "";
+	struct bisect_costs c = { 0, 0, 0, 1 };
+	char left[32];
 
-	if (per > 0)
-		info("bisect: testing %s%s (%d..%d, about %.0f steps left, ~%.0f min)",
-		     b->ops->label(b->ctx, pts[0]), more, lo, hi, steps, left / 60);
-	else
-		info("bisect: testing %s%s (%d..%d, about %.0f steps left)",
-		     b->ops->label(b->ctx, pts[0]), more, lo, hi, steps);
+	if (b->ops->cost) {
+		b->ops->cost(b->ctx, &c);
+		progress_duration(left, sizeof(left),
+				  bisect_time_left(&c, hi - lo, np, b->p.deterministic, b->p.runs_min));
+		info("bisect: testing %s%s (%d..%d, about %.0f %s left, ~%s)",
+		     b->ops->label(b->ctx, pts[0]), more, lo, hi, steps, steps == 1 ? "step" : "steps",
+		     left);
+	} else {
+		info("bisect: testing %s%s (%d..%d, about %.0f %s left)",
+		     b->ops->label(b->ctx, pts[0]), more, lo, hi, steps, steps == 1 ? "step" : "steps");
+	}
 }
 
 /* Side by side: the round's points, and in the last round (every interior

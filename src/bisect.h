@@ -46,6 +46,21 @@
 
 #include <stdio.h>
 
+/* Seconds, as measured so far (or defaults): a kernel build of one more
+ * state (incremental), the extra the next build costs when it is a full one
+ * (an empty O= directory), and one run (boot + benchmark). */
+struct bisect_costs {
+	double build, full_extra, run;
+	int parallel;		/* runs at once */
+};
+
+/* Seconds left to search span states (BAD - GOOD) with np states per
+ * round: per round np builds one after the other and the round's runs
+ * (one per state, deterministic; 2 x runs_min when noisy) parallel at a
+ * time, then the confirmation repeats of culprit and parent.  Pure. */
+double bisect_time_left(const struct bisect_costs *c, int span, int np, int deterministic,
+			int runs_min);
+
 struct bisect_ops {
 	/* Successful samples of state i so far: *v borrowed until the next
 	 * measure call, count returned, failed runs into *nfail. */
@@ -55,9 +70,9 @@ struct bisect_ops {
 	int (*measure)(void *ctx, int i);
 	/* Short human label of state i. */
 	const char *(*label)(void *ctx, int i);
-	/* Optional: typical seconds one more run costs (for time estimates),
-	 * 0 when unknown. */
-	double (*cost)(void *ctx);
+	/* Optional: what the next states will cost, for time estimates
+	 * (see struct bisect_costs). */
+	void (*cost)(void *ctx, struct bisect_costs *c);
 	/* Optional: brings each state idx[k] to want[k] samples, one attempt
 	 * per missing sample (a failed run is not retried), running side by
 	 * side where the backend can; unusable states are left for measure()

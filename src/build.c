@@ -1,8 +1,10 @@
 #include "build.h"
+#include "progress.h"
 #include "run.h"
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@ void build_init(struct build *b, const struct conf *c, const char *srcdir, const
 	b->srcdir = xstrdup(srcdir);
 	b->outdir = xasprintf("%s/%s", c->workdir, outname);
 	b->cachedir = xasprintf("%s/kernels", c->workdir);
+	distcc_init(&b->distcc, c);
 }
 
 void build_release(struct build *b)
@@ -31,6 +34,7 @@ void build_release(struct build *b)
 	free(b->outdir);
 	free(b->cachedir);
 	free(b->compiler);
+	distcc_release(&b->distcc);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -123,7 +127,7 @@ static char *field(const char *text, const char *name)
 int build_lookup(struct build *b, const char *treeid, struct build_result *res,
 		 enum build_status *st)
 {
-	char *path, *text, *status, *sha, *secs, *errs;
+	char *path, *text, *status, *sha, *secs, *errs, *reason;
 
 	memset(res, 0, sizeof(*res));
 	if (build_key(b, treeid, res->key) < 0)
@@ -138,7 +142,15 @@ int build_lookup(struct build *b, const char *treeid, struct build_result *res,
 	sha = field(text, "kernel_sha256");
 	secs = field(text, "build_seconds");
 	errs = field(text, "errors");
+	reason = field(text, "reason");
+	if (reason && !strcmp(reason, run_strstatus(RUN_ERR_TIMEOUT))) {
+		/* Recorded by an older tbisect: a timeout is tried again. */
+		free(status), free(sha), free(secs), free(errs), free(text), free(reason);
+		return 1;
+	}
 	res->cached = 1;
+	res->config_lacks = reason && !strcmp(reason, "config");
+	free(reason);
 	if (!secs || util_parse_double(secs, &res->seconds) < 0)
 		res->seconds = 0;
 	if (status && !strcmp(status, "ok") && sha && strlen(sha) == 64) {
@@ -165,17 +177,69 @@ int build_lookup(struct build *b, const char *treeid, struct build_result *res,
 	return 0;
 }
 
-static int make(struct build *b, const char *const *targets, const char *log, double timeout)
+/* A build's advance, read from its log as make appends to it: kbuild's
+ * quiet output gives one line per step ("  CC      kernel/fork.o"). */
+struct build_watch {
+	int fd;			/* the log, read side */
+	long steps;
+	long objects;		/* steps that compile an object: "CC", "AS" */
+	int col;		/* column in the current line, capped at 5 */
+	int step;		/* the line so far looks like a step */
+	char word[3];		/* the step's first two letters */
+	struct progress prog;
+};
+
+/* One character of the log: a line "  XX ..." with an upper-case XX is a
+ * step; CC and AS steps make objects (through ccache, maybe distcc). */
+static void watch_char(struct build_watch *w, char c)
+{
+	if (c == '\n') {
+		w->col = 0;
+		return;
+	}
+	if (w->col < 2) {
+		w->step = w->col ? w->step && c == ' ' : c == ' ';
+	} else if (w->col == 2 && w->step && c >= 'A' && c <= 'Z') {
+		w->steps++;
+		w->word[0] = c;
+	} else if (w->col == 3 && w->step) {
+		w->word[1] = c;
+	} else if (w->col == 4 && w->step && c == ' ' &&
+		   (!strncmp(w->word, "CC", 2) || !strncmp(w->word, "AS", 2))) {
+		w->objects++;
+	}
+	if (w->col < 5)
+		w->col++;
+}
+
+static void watch_tick(void *arg)
+{
+	struct build_watch *w = arg;
+	char buf[8192];
+	ssize_t n, i;
+
+	while ((n = read(w->fd, buf, sizeof(buf))) > 0)
+		for (i = 0; i < n; i++)
+			watch_char(w, buf[i]);
+	progress_update(&w->prog, w->steps);
+}
+
+static int make_watched(struct build *b, const char *const *targets, const char *log,
+			double timeout, struct build_watch *w)
 {
 	const char *argv[24];
-	char *jobs = xasprintf("-j%ld", b->conf->jobs > 0 ? b->conf->jobs : sysconf(_SC_NPROCESSORS_ONLN));
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	/* With distcc, as many jobs as the hosts have slots (and cores here). */
+	char *jobs = xasprintf("-j%ld", b->conf->jobs > 0 ? b->conf->jobs :
+				 b->distcc.jobs > ncpu ? b->distcc.jobs : ncpu);
 	char *odir = xasprintf("O=%s", b->outdir);
 	char *ccdir = xasprintf("CCACHE_DIR=%s/ccache", b->conf->workdir);
 	/* Paths under WORKDIR hashed relative to the O= directory: every tree
 	 * laid out as X/linux beside X/build shares the cache (kbuild's
 	 * -fmacro-prefix-map keeps the objects free of the source path). */
 	char *basedir = xasprintf("CCACHE_BASEDIR=%s", b->conf->workdir);
-	const char *env[ARRAY_SIZE(kbuild_env) + 2];
+	const char *env[ARRAY_SIZE(kbuild_env) + 2 + 8];
+	char *dlog = xasprintf("%s.distcc", log);
 	struct run_cmd cmd;
 	size_t i = 0, k;
 	int st;
@@ -184,6 +248,7 @@ static int make(struct build *b, const char *const *targets, const char *log, do
 		env[k] = kbuild_env[k];
 	env[k++] = ccdir;
 	env[k++] = basedir;
+	k += (size_t)distcc_env(&b->distcc, dlog, env + k, 8);
 	env[k] = NULL;
 	argv[i++] = "make";
 	argv[i++] = "-C";
@@ -202,13 +267,23 @@ static int make(struct build *b, const char *const *targets, const char *log, do
 	cmd.stdout_append = 1;
 	cmd.stderr_to_stdout = 1;
 	cmd.timeout = timeout;
+	if (w) {
+		cmd.tick = watch_tick;
+		cmd.tick_arg = w;
+	}
 	st = run_exec(&cmd);
 	run_release(&cmd);
 	free(jobs);
 	free(odir);
 	free(ccdir);
 	free(basedir);
+	free(dlog);
 	return st;
+}
+
+static int make(struct build *b, const char *const *targets, const char *log, double timeout)
+{
+	return make_watched(b, targets, log, timeout, NULL);
 }
 
 /* The base config: tinyconfig, defconfig, or the user's file brought to
@@ -400,6 +475,160 @@ out:
 	return ret;
 }
 
+/* The build history of this config: WORKDIR/kernels/builds-CFG, one line
+ * per build, "full|incr STEPS SECONDS", the last HISTORY_KEEP kept. */
+#define HISTORY_KEEP 40
+
+static char *history_path(struct build *b)
+{
+	return xasprintf("%s/builds-%.16s", b->cachedir, b->config_hash);
+}
+
+int build_history(struct build *b, struct build_history *h)
+{
+	char *p, *text = NULL, *line, *cur;
+	double incr[HISTORY_KEEP];
+	int i;
+
+	memset(h, 0, sizeof(*h));
+	if (load_identity(b) < 0)
+		return -1;
+	p = history_path(b);
+	if (!util_exists(p) || util_read_file(p, &text, NULL) < 0) {
+		free(p);
+		return -1;
+	}
+	for (cur = text; (line = strsep(&cur, "\n"));) {
+		char *f[3] = { NULL }, *tok = line;
+		long steps;
+		double secs;
+
+		for (i = 0; i < 3 && (f[i] = strsep(&tok, " ")); i++)
+			;
+		if (i < 3 || tok || util_parse_long(f[1], &steps) < 0 ||
+		    util_parse_double(f[2], &secs) < 0)
+			continue;	/* a torn or foreign line */
+		if (!strcmp(f[0], "full")) {
+			h->full_steps = steps;
+			h->full_s = secs;
+			h->n_full++;
+		} else if (!strcmp(f[0], "incr") && h->n_incr < HISTORY_KEEP) {
+			incr[h->n_incr++] = secs;
+		}
+	}
+	for (i = 0; i < h->n_incr; i++)
+		h->incr_s += incr[i] / h->n_incr;
+	free(text);
+	free(p);
+	return h->n_full || h->n_incr ? 0 : -1;
+}
+
+int build_next_is_full(struct build *b)
+{
+	char *vmlinux = xasprintf("%s/vmlinux", b->outdir);
+	int full = !util_exists(vmlinux);
+
+	free(vmlinux);
+	return full;
+}
+
+static void record_history(struct build *b, int full, long steps, double seconds)
+{
+	char *p = history_path(b), *text = NULL, *start;
+	struct sbuf sb;
+	int n = 0;
+
+	sbuf_init(&sb);
+	if (util_exists(p) && util_read_file(p, &text, NULL) == 0) {
+		/* Keep the newest lines only. */
+		for (start = text + strlen(text); start > text; start--)
+			if (start[-1] == '\n' && start[0] && ++n >= HISTORY_KEEP - 1)
+				break;
+		sbuf_addstr(&sb, start);
+	}
+	sbuf_addf(&sb, "%s %ld %.1f\n", full ? "full" : "incr", steps, seconds);
+	util_write_file_atomic(p, sb.buf, sb.len);
+	sbuf_release(&sb);
+	free(text);
+	free(p);
+}
+
+/* Where this build's objects came from, said and added to the totals:
+ * ccache's counters before and after, distcc's client log. */
+static void count_objects(struct build *b, const char *log, long objects,
+			  const struct ccache_stats *before)
+{
+	struct ccache_stats after;
+	struct distcc_counts n = { 0, 0, 0 };
+	char *dlog = xasprintf("%s.distcc", log);
+	const char *what = b->label ? b->label : "kernel";
+	long hits, here = 0;
+
+	/* ccache's counters also count kbuild's compiler probes (hits, once
+	 * cached): the objects compiled are its misses, bounded by the
+	 * objects kbuild made. */
+	if (before && ccache_stats(b->conf, &after) == 0)
+		here = after.misses - before->misses;
+	if (here > objects)
+		here = objects;
+	hits = objects - here;
+	if (b->distcc.on && distcc_count(dlog, &n) == 0) {
+		hits = objects - n.remote - n.local > 0 ? objects - n.remote - n.local : 0;
+		info("build: %s: %ld objects: %ld compiled on distcc hosts, %ld here, %ld from ccache",
+		     what, objects, n.remote, n.local, hits);
+		if (n.fallback)
+			warning("%ld compiles could not go to a distcc host (down or refused) and ran "
+				"on this machine", n.fallback);
+		b->obj_remote += n.remote;
+		here = n.local;
+	} else {
+		info("build: %s: %ld objects: %ld compiled, %ld from ccache", what, objects, here, hits);
+	}
+	b->obj_local += here;
+	b->obj_cached += hits;
+	free(dlog);
+}
+
+/* make vmlinux, with progress.  A full build (no vmlinux in O= yet) is
+ * shown against the step count of the last full build of this config; an
+ * incremental one has no count to compare with and shows its steps and
+ * time.  Both go into the build history. */
+static int compile(struct build *b, const char *log, int *full)
+{
+	struct build_watch w = { .fd = open(log, O_RDONLY | O_CREAT | O_CLOEXEC, 0644) };
+	struct build_history h;
+	struct ccache_stats before;
+	double start = util_now();
+	char *what, *dlog;
+	int st, have_stats;
+
+	*full = build_next_is_full(b);
+	if (build_history(b, &h) < 0)
+		h.full_steps = 0;
+	what = xasprintf("build: %s, %s", b->label ? b->label : "kernel",
+			 *full ? "full build" : "incremental");
+	progress_init(&w.prog, what, "steps", *full ? h.full_steps : 0);
+	if (w.fd >= 0)
+		lseek(w.fd, 0, SEEK_END);	/* the config steps are not counted */
+	have_stats = ccache_stats(b->conf, &before) == 0;
+	dlog = xasprintf("%s.distcc", log);
+	unlink(dlog);
+	st = make_watched(b, (const char *const[]){ "vmlinux", NULL }, log,
+			  (double)b->conf->build_timeout, w.fd >= 0 ? &w : NULL);
+	if (w.fd >= 0) {
+		watch_tick(&w);
+		close(w.fd);
+	}
+	progress_done(&w.prog);
+	if (st == 0)
+		count_objects(b, log, w.objects, have_stats ? &before : NULL);
+	free(dlog);
+	if (st == 0 && w.steps > 0)
+		record_history(b, *full, w.steps, util_now() - start);
+	free(what);
+	return st;
+}
+
 int build_kernel(struct build *b, const char *treeid, struct build_result *res)
 {
 	enum build_status st;
@@ -413,7 +642,7 @@ int build_kernel(struct build *b, const char *treeid, struct build_result *res)
 		return st;
 	}
 	dir = xasprintf("%s/%.16s", b->cachedir, res->key);
-	if (util_mkdir_p(logdir) < 0 || util_mkdir_p(dir) < 0)
+	if (util_mkdir_p(logdir) < 0 || util_mkdir_p(dir) < 0 || distcc_check(&b->distcc) < 0)
 		goto out;
 	log = xasprintf("%s/build-%.16s.log", logdir, res->key);
 	unlink(log);
@@ -423,14 +652,14 @@ int build_kernel(struct build *b, const char *treeid, struct build_result *res)
 	if (ms == 1) {
 		res->errors = xasprintf("config: the resolved .config lacks %s (needed by %s)",
 					missing, b->conf->kconfig);
-		warning("%s", res->errors);
+		res->config_lacks = 1;
 		ret = record_failed(b, res, dir, "config", log);
 		goto out;
 	}
 	if (ms < 0)
 		goto out;
 	start = util_now();
-	ms = make(b, (const char *const[]){ "vmlinux", NULL }, log, (double)b->conf->build_timeout);
+	ms = compile(b, log, &res->full);
 	res->seconds = util_now() - start;
 	if (ms == RUN_ERR_INTERRUPTED) {
 		error("build interrupted");
@@ -440,8 +669,17 @@ int build_kernel(struct build *b, const char *treeid, struct build_result *res)
 		ret = record_ok(b, res, dir, treeid);
 		goto out;
 	}
+	if (ms == RUN_ERR_TIMEOUT) {
+		/* The machine's fault as much as the state's: skipped now, built
+		 * again next time rather than remembered as broken. */
+		res->errors = xasprintf("the build timed out after %.0f s (BUILD_TIMEOUT = %ld); "
+					"see %s", res->seconds, b->conf->build_timeout, log);
+		res->timed_out = 1;
+		ret = BUILD_FAILED;
+		goto out;
+	}
 	res->errors = first_errors(log);
-	if (ms < 0 && ms != RUN_ERR_TIMEOUT)
+	if (ms < 0)
 		error("make could not run (%s); see %s", run_strstatus(ms), log);
 	else
 		ret = record_failed(b, res, dir, run_strstatus(ms), log);

@@ -31,6 +31,7 @@
 #define TBISECT_BUILD_H
 
 #include "conf.h"
+#include "distcc.h"
 
 enum build_status {
 	BUILD_OK = 0,
@@ -42,8 +43,13 @@ struct build_result {
 	char kernel_sha[65];
 	char *vmlinux;		/* path in the kernel cache, owned */
 	char *errors;		/* first compiler error lines when failed, owned */
+	int timed_out;		/* failed: BUILD_TIMEOUT passed (not recorded: the
+				 * next command builds it again) */
+	int config_lacks;	/* failed: the resolved .config lacks a required
+				 * option (errors names it); nothing compiled */
 	double seconds;		/* build time, 0 when cached */
 	int cached;
+	int full;		/* compiled in an empty O= directory */
 };
 
 struct build {
@@ -55,9 +61,15 @@ struct build {
 	char config_hash[65];
 	int config_ready;
 	char kconfig_src[65];	/* TREE mode: id of the state's Kconfig files */
+	const char *label;	/* names the state in progress lines, borrowed;
+				 * set before build_kernel(), NULL: "kernel" */
 	int builds;		/* kernels compiled by this process */
 	double build_seconds;
 	double config_seconds;	/* generating the .config, this process */
+	struct distcc distcc;	/* DISTCC_HOSTS */
+	/* Objects of this process's builds: compiled on distcc hosts, here,
+	 * or taken from ccache. */
+	long obj_remote, obj_local, obj_cached;
 };
 
 void build_init(struct build *b, const struct conf *c, const char *srcdir, const char *outname);
@@ -78,6 +90,18 @@ int build_lookup(struct build *b, const char *treeid, struct build_result *res,
  * interruption (reported). */
 int build_kernel(struct build *b, const char *treeid, struct build_result *res);
 void build_result_release(struct build_result *res);
+
+/* What compiling this config cost before, from every build in WORKDIR. */
+struct build_history {
+	long full_steps;	/* kbuild steps of the last full build, 0 unknown */
+	double full_s;		/* its seconds */
+	double incr_s;		/* mean seconds of the recent incremental builds */
+	int n_full, n_incr;
+};
+/* 0 with h filled, -1 when this config has no build history (h zeroed). */
+int build_history(struct build *b, struct build_history *h);
+/* Whether the next build is a full one (nothing built in O= yet): 1 or 0. */
+int build_next_is_full(struct build *b);
 void build_release(struct build *b);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int cmd_exit(int code)
 {
@@ -120,6 +121,42 @@ int cmd_parse_count(const char *opt, const char *value, int *out)
 	return 0;
 }
 
+/* A state's name on the x axis: its short hash, or its number and patch
+ * name without "0005-" and ".patch". */
+static char *state_tic(const struct cmd_ctx *x, int i)
+{
+	const char *name = x->tree.state[i].name, *dash = strchr(name, '-');
+	size_t len;
+
+	if (x->tree.user)
+		return xasprintf("%.7s", x->tree.state[i].commit);
+	if (!i)
+		return xstrdup("0 base");
+	if (dash && dash - name == 4)
+		name = dash + 1;
+	len = strlen(name);
+	if (len > 6 && !strcmp(name + len - 6, ".patch"))
+		len -= 6;
+	return xasprintf("%d %.*s", i, (int)len, name);
+}
+
+static enum plot_mark state_mark(int i, int good, int bad, const struct bisect_change *chg, int nchg)
+{
+	int k;
+
+	for (k = 0; k < nchg; k++)
+		if (chg[k].state == i)
+			return chg[k].change < 0 ? MARK_REGRESSION : MARK_IMPROVEMENT;
+	if (i == good)
+		return MARK_GOOD;
+	if (i == bad)
+		return MARK_BAD;
+	for (k = 0; k < nchg; k++)
+		if (chg[k].parent == i)
+			return MARK_PARENT;
+	return MARK_NONE;
+}
+
 void cmd_draw(struct cmd_ctx *x, struct bench *be, int good, int bad,
 	      const struct bisect_change *chg, int nchg)
 {
@@ -131,22 +168,121 @@ void cmd_draw(struct cmd_ctx *x, struct bench *be, int good, int bad,
 			  x->tree.user ? x->tree.user : "kpatches", good, bad, bench_mode(be),
 			  x->conf.clients, x->conf.seconds);
 	plot_init(&p, x->conf.plot_dir, "tbisect", title);
+	if (x->tree.user) {
+		free(p.xlabel);
+		p.xlabel = xstrdup("commit (first-parent order)");
+	}
 	for (i = good; i <= bad; i++) {
 		const double *v;
 		int nf, n = bench_samples(be, i, &v, &nf);
-		enum plot_mark m = i == good ? MARK_GOOD : i == bad ? MARK_BAD : MARK_NONE;
-		char *label = x->tree.user ? xasprintf("%.7s %s", x->tree.state[i].commit,
-						       x->tree.state[i].subject)
-					   : xasprintf("%d %s", i, x->tree.state[i].subject);
+		char *tic = state_tic(x, i);
+		struct plot_row *r = plot_add(&p, i, tic, x->tree.state[i].subject, v, n,
+					      state_mark(i, good, bad, chg, nchg));
 
-		for (k = 0; k < nchg; k++)
-			if (chg[k].state == i)
-				m = chg[k].change < 0 ? MARK_REGRESSION : MARK_IMPROVEMENT;
-		plot_add(&p, i, label, v, n, m);
-		free(label);
+		for (k = 0; r && k < nchg; k++)
+			if (chg[k].state == i) {
+				r->change = chg[k].change;
+				r->parent_x = chg[k].parent;
+			}
+		free(tic);
 	}
 	if (p.n)
 		plot_write(&p);
 	plot_release(&p);
 	free(title);
+}
+
+/* The command line again, with the configuration file named even when it
+ * was found in the current directory, and the work directory when set. */
+static char *reproduce(const struct cmd_ctx *x)
+{
+	const char *wd = getenv("TBISECT_WORKDIR");
+	char *args = report_quote_argv(x->argc - 1, x->argv + 1), *conf = NULL, *ret;
+	int i, named = 0;
+
+	for (i = 1; i < x->argc; i++)
+		if (!strcmp(x->argv[i], "-c") || !strncmp(x->argv[i], "--config", 8))
+			named = 1;
+	if (!named && x->conf.path) {
+		char *abs = realpath(x->conf.path, NULL);
+		const char *v[] = { "-c", abs ? abs : x->conf.path };
+
+		conf = report_quote_argv(2, v);
+		free(abs);
+	}
+	ret = xasprintf("%s%s%stbisect %s%s%s", wd ? "TBISECT_WORKDIR=" : "", wd ? wd : "",
+			wd ? " " : "", conf ? conf : "", conf ? " " : "", args);
+	free(conf);
+	free(args);
+	return ret;
+}
+
+void cmd_report_init(struct cmd_ctx *x, struct bench *be, struct report *r, const char *command,
+		     int good, int bad)
+{
+	const struct conf *c = &x->conf;
+	char *cmdline = reproduce(x);
+
+	report_init(r, command);
+	if (x->tree.user)
+		report_set(r, REPORT_SOURCE, x->tree.user);
+	else
+		report_setf(r, REPORT_SOURCE, "kpatches series %s on linux-source-6.1", c->patches);
+	if (x->tree.user) {
+		report_setf(r, REPORT_GOOD, "%s %s", x->tree.state[good].commit,
+			    x->tree.state[good].subject);
+		report_setf(r, REPORT_BAD, "%s %s", x->tree.state[bad].commit,
+			    x->tree.state[bad].subject);
+	} else {
+		report_setf(r, REPORT_GOOD, "%d (%s)", good, x->tree.state[good].name);
+		report_setf(r, REPORT_BAD, "%d (%s)", bad, x->tree.state[bad].name);
+	}
+	if (be)
+		report_set(r, REPORT_MODE, bench_mode(be));
+	report_setf(r, REPORT_SETTINGS, "CLIENTS=%ld SECONDS=%ld SMP=%ld THRESHOLD=%.2f%% RUNS_MIN=%ld "
+		    "RUNS_MAX=%ld KCONFIG_BASE=%s KCONFIG=%s", c->clients, c->seconds, c->smp,
+		    100 * c->threshold, c->runs_min, c->runs_max, c->kconfig_base, c->kconfig);
+	report_setf(r, REPORT_PLOT, "%s/tbisect.png", c->plot_dir);
+	report_set(r, REPORT_REPRODUCE, cmdline);
+	free(cmdline);
+}
+
+void cmd_report_save(struct cmd_ctx *x, struct bench *be, struct report *r)
+{
+	char *path = xasprintf("%s/report.json", x->conf.workdir);
+
+	if (be)
+		report_setf(r, REPORT_COST, "%d kernel builds (%.0f s), %d VM runs, %.0f s in all",
+			    be->builds, be->t_build, be->runs, util_now() - be->t_start);
+	if (report_save(r, path) == 0)
+		info("report: tbisect report (saved in %s)", path);
+	free(path);
+	report_release(r);
+}
+
+int cmd_report(struct cmd_ctx *x, int argc, char **argv)
+{
+	enum report_format fmt = REPORT_TEXT;
+	char *path = xasprintf("%s/report.json", x->conf.workdir);
+	struct report r;
+	struct sbuf sb;
+	int ret = EXIT_OK;
+
+	if (argc == 2 && !strcmp(argv[0], "--format") && !strcmp(argv[1], "markdown"))
+		fmt = REPORT_MARKDOWN;
+	else if (argc && !(argc == 2 && !strcmp(argv[0], "--format") && !strcmp(argv[1], "text"))) {
+		free(path);
+		return error("report: usage: tbisect report [--format text|markdown]"), EXIT_ERROR;
+	}
+	if (report_load(&r, path) < 0) {
+		free(path);
+		return EXIT_ERROR;
+	}
+	sbuf_init(&sb);
+	report_format(&r, fmt, &sb);
+	fputs(sb.buf, stdout);
+	sbuf_release(&sb);
+	report_release(&r);
+	free(path);
+	return ret;
 }

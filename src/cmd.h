@@ -16,6 +16,7 @@
 #include "bench.h"
 #include "bisect.h"
 #include "conf.h"
+#include "report.h"
 #include "series.h"
 #include "tree.h"
 
@@ -35,6 +36,8 @@ struct cmd_ctx {
 	struct series series;
 	struct tree tree;
 	int tree_ready;
+	int argc;			/* tbisect's own argv, for the report */
+	const char *const *argv;
 };
 
 /* Loads the series and prepares the tree (once).  0 or -1 (reported). */
@@ -62,10 +65,19 @@ int cmd_parse_count(const char *opt, const char *value, int *out);
  * the changes in chg. */
 void cmd_draw(struct cmd_ctx *x, struct bench *be, int good, int bad,
 	      const struct bisect_change *chg, int nchg);
+/* Starts the report of a searching command: range (states good and bad of
+ * the tree as it is now), mode (when be is not NULL), settings, plot, the
+ * command that reproduces it.  The caller adds the verdict and the
+ * numbers, then cmd_report_save(). */
+void cmd_report_init(struct cmd_ctx *x, struct bench *be, struct report *r, const char *command,
+		     int good, int bad);
+/* Saves r as WORKDIR/report.json (for `tbisect report`) and releases it. */
+void cmd_report_save(struct cmd_ctx *x, struct bench *be, struct report *r);
 /* The commands: each returns an enum exit_code. */
 typedef int cmd_fn(struct cmd_ctx *x, int argc, char **argv);
 cmd_fn cmd_prepare, cmd_config, cmd_states, cmd_build, cmd_measure, cmd_results, cmd_plot;
+cmd_fn cmd_sweep;
 cmd_fn cmd_bisect, cmd_culprits, cmd_attribute;
-cmd_fn cmd_baseline, cmd_check, cmd_git_bisect_run, cmd_releases;
+cmd_fn cmd_baseline, cmd_check, cmd_git_bisect_run, cmd_releases, cmd_report;
 
 #endif

@@ -93,6 +93,39 @@ static int gs_bisect(void *ctx, const struct hist_level *lv, int depth, struct b
 	return res->status == BISECT_ABORTED ? -1 : 0;
 }
 
+/* The engine's answer as the report's verdict and numbers; culprit and
+ * subject name it (a label, or a commit id in TREE mode).  0, or -1 when
+ * there is nothing to report (the search stopped). */
+static int report_result(struct report *r, const struct bisect_result *res, const char *culprit,
+			 const char *subject)
+{
+	switch (res->status) {
+	case BISECT_FOUND:
+	case BISECT_AMBIGUOUS:
+		report_setf(r, REPORT_VERDICT, "%+.2f%% throughput regression%s", 100 * res->change,
+			    res->status == BISECT_AMBIGUOUS ? ", the culprit among skipped states" : "");
+		report_set(r, REPORT_CULPRIT, culprit);
+		report_set(r, REPORT_SUBJECT, subject);
+		report_add_change(r, culprit, subject, res->parent_v, res->culprit_v, res->change);
+		break;
+	case BISECT_NO_DIFF:
+		report_setf(r, REPORT_VERDICT, "no regression: GOOD %.3f MB/s, BAD %.3f MB/s (%+.2f%%, "
+			    "within the threshold)", res->good_v, res->bad_v, 100 * res->change);
+		break;
+	case BISECT_NOT_SLOWER:
+		report_setf(r, REPORT_VERDICT, "no regression: BAD is faster than GOOD by %+.2f%%",
+			    100 * res->change);
+		break;
+	case BISECT_ENDPOINT_FAILED:
+		report_set(r, REPORT_VERDICT, "cannot bisect: an end cannot be built or booted");
+		break;
+	default:
+		return -1;
+	}
+	report_set(r, REPORT_CONFIDENCE, res->confidence);
+	return 0;
+}
+
 static int hist_exit(enum hist_status st)
 {
 	switch (st) {
@@ -128,10 +161,41 @@ static void print_git_result(const struct hist_result *r)
 	}
 }
 
+/* The report of a TREE bisect: the engine's last level, the merges. */
+static void report_git(struct cmd_ctx *x, struct git_search *gs, const struct hist_result *h,
+		       struct report *rep)
+{
+	int i;
+
+	report_set(rep, REPORT_MODE, bench_mode(&gs->be));
+	if (report_result(rep, &h->last, h->culprit.id, h->culprit.subject ? h->culprit.subject : "") < 0) {
+		report_release(rep);
+		return;
+	}
+	if (h->status == HIST_AMBIGUOUS) {
+		struct sbuf sb;
+
+		sbuf_init(&sb);
+		sbuf_addstr(&sb, "only skipped commits are left; the first bad commit is one of");
+		for (i = 0; i < h->ncand; i++)
+			sbuf_addf(&sb, " %.12s", h->cand[i]);
+		report_set(rep, REPORT_VERDICT, sb.buf);
+		sbuf_release(&sb);
+	}
+	for (i = 0; i < h->depth; i++) {
+		char *v = xasprintf("%s; found inside merge %.12s", rep->f[REPORT_VERDICT], h->merge[i]);
+
+		report_set(rep, REPORT_VERDICT, v);
+		free(v);
+	}
+	cmd_report_save(x, &gs->be, rep);
+}
+
 static int bisect_git(struct cmd_ctx *x, int argc, char **argv)
 {
 	struct git_search gs = { .x = x };
 	struct hist_result r;
+	struct report rep;
 	char good[41], bad[41];
 	int g, b, ret;
 
@@ -139,13 +203,19 @@ static int bisect_git(struct cmd_ctx *x, int argc, char **argv)
 		return EXIT_ERROR;
 	memcpy(good, x->tree.state[g].commit, 41);
 	memcpy(bad, x->tree.state[b].commit, 41);
+	cmd_report_init(x, NULL, &rep, "bisect", g, b);
 	printf("range: GOOD %s .. BAD %s in %s\n", good, bad, x->tree.user);
 	if (hist_bisect(&(struct hist_ops){ gs_list, gs_merge_base, gs_bisect }, &gs, good, bad,
 			&r) < 0) {
 		gs_drop_bench(&gs);
+		report_release(&rep);
 		return cmd_exit(EXIT_ERROR);
 	}
 	print_git_result(&r);
+	if (gs.have_be)
+		report_git(x, &gs, &r, &rep);
+	else
+		report_release(&rep);
 	if (gs.have_be) {
 		struct bisect_result *l = &r.last;
 		struct bisect_change c = { l->culprit, l->parent, 0, 0, l->change, 0 };
@@ -168,6 +238,7 @@ int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
 	struct bisect b;
 	struct bisect_params p;
 	struct bisect_result res;
+	struct report rep;
 	int good, bad, prior;
 
 	if (x->tree.user)
@@ -189,6 +260,12 @@ int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
 	if (res.status == BISECT_FOUND || res.status == BISECT_AMBIGUOUS)
 		printf("culprit subject: %s\n", x->tree.state[res.culprit].subject);
 	bench_summary(&be, stdout);
+	cmd_report_init(x, &be, &rep, "bisect", good, bad);
+	if (report_result(&rep, &res, res.culprit >= 0 ? bench_label(&be, res.culprit) : "",
+			  res.culprit >= 0 ? x->tree.state[res.culprit].subject : "") == 0)
+		cmd_report_save(x, &be, &rep);
+	else
+		report_release(&rep);
 	if (res.status != BISECT_ABORTED) {
 		struct bisect_change c = { res.culprit, res.parent, 0, 0, res.change, 0 };
 
@@ -228,11 +305,66 @@ static int run_culprits(struct cmd_ctx *x, struct bench *be, struct bisect *b, i
 	return 0;
 }
 
+/* The report of culprits: every change, the first regression named. */
+static void report_culprits(struct cmd_ctx *x, struct bench *be, const struct bisect *b, int good,
+			    int bad, struct report *rep)
+{
+	int i, nreg = 0;
+
+	cmd_report_init(x, be, rep, "culprits", good, bad);
+	for (i = 0; i < b->nchg; i++) {
+		const struct bisect_change *c = &b->chg[i];
+		const char *id = x->tree.user ? x->tree.state[c->state].commit : bench_label(be, c->state);
+
+		report_add_change(rep, id, x->tree.state[c->state].subject, c->from, c->to, c->change);
+		if (c->change < 0 && !nreg++) {
+			report_set(rep, REPORT_CULPRIT, id);
+			report_set(rep, REPORT_SUBJECT, x->tree.state[c->state].subject);
+		}
+	}
+	report_setf(rep, REPORT_VERDICT, "%d changes above %.2f%%, %d of them regressions", b->nchg,
+		    100 * b->p.threshold, nreg);
+	report_setf(rep, REPORT_COST, "%d kernel builds (%.0f s), %d VM runs, %.0f s in all",
+		    be->builds, be->t_build, be->runs, util_now() - be->t_start);
+}
+
+/* TREE mode: a regression at a merge of the first-parent line is searched
+ * for inside the merged branch, as bisect does.  The merges' commits were
+ * copied out first: the descent makes each level the tree's states. */
+static int culprits_descend(struct cmd_ctx *x, char (*pair)[2][41], int n, struct report *rep)
+{
+	struct git_search gs = { .x = x };
+	int i, ret = 0;
+
+	for (i = 0; i < n && !util_interrupted; i++) {
+		struct hist_result r;
+
+		printf("\nmerge %.12s: searching its branch for the first bad commit\n", pair[i][1]);
+		if (hist_bisect(&(struct hist_ops){ gs_list, gs_merge_base, gs_bisect }, &gs,
+				pair[i][0], pair[i][1], &r) < 0) {
+			ret = -1;
+			break;
+		}
+		print_git_result(&r);
+		if (r.status == HIST_FOUND)
+			report_add_change(rep, r.culprit.id, r.culprit.subject, r.last.parent_v,
+					  r.last.culprit_v, r.last.change);
+		hist_result_release(&r);
+	}
+	gs_drop_bench(&gs);
+	if (n)
+		printf("descent: %d merges, %d levels, %d kernel builds, %d cached kernels reused, "
+		       "%d VM runs\n", n, gs.levels, gs.builds, gs.cached, gs.runs);
+	return ret;
+}
+
 int cmd_culprits(struct cmd_ctx *x, int argc, char **argv)
 {
 	struct bench be;
 	struct bisect b;
-	int good, bad, ret = EXIT_OK;
+	char (*pair)[2][41] = NULL;
+	struct report rep;
+	int good, bad, i, npair = 0, ret = EXIT_OK;
 
 	/* Default: the whole series, so the fix is found with the regression. */
 	if (cmd_range_or_all(x, argc, argv, &good, &bad) < 0 ||
@@ -243,15 +375,45 @@ int cmd_culprits(struct cmd_ctx *x, int argc, char **argv)
 	else
 		cmd_draw(x, &be, good, bad, b.chg, b.nchg);
 	bench_summary(&be, stdout);
+	pair = xcalloc((size_t)b.nchg + 1, sizeof(*pair));
+	for (i = 0; ret == EXIT_OK && x->tree.user && i < b.nchg; i++) {
+		const struct bisect_change *c = &b.chg[i];
+
+		if (!x->tree.state[c->state].merge)
+			continue;
+		if (c->change > 0) {
+			printf("merge %s improved throughput: bisect looks for regressions and does not "
+			       "descend into it\n", bench_label(&be, c->state));
+			continue;
+		}
+		memcpy(pair[npair][0], x->tree.state[c->parent].commit, 41);
+		memcpy(pair[npair++][1], x->tree.state[c->state].commit, 41);
+	}
+	if (ret == EXIT_OK)
+		report_culprits(x, &be, &b, good, bad, &rep);
 	bisect_release(&b);
 	bench_release(&be);
+	if (ret == EXIT_OK) {
+		if (culprits_descend(x, pair, npair, &rep) < 0) {
+			ret = EXIT_ERROR;
+			report_release(&rep);
+		} else {
+			cmd_report_save(x, NULL, &rep);
+		}
+	}
+	free(pair);
 	return cmd_exit(ret);
 }
 
 /* attribute: BAD with each suspect backed out.  A suspect is a state whose
- * patch is reverted; its target is the bench target of the reverted tree. */
+ * patch (or commit) is reverted, or in TREE mode any commit BAD contains,
+ * e.g. one inside a merged branch; its target is the bench target of the
+ * reverted tree. */
 struct suspect {
-	int state;
+	int state;		/* state index, -1: a commit off the states' line */
+	char commit[41];
+	char *subject;		/* owned */
+	char name[16];		/* state number or short hash, for the table */
 	int target;		/* bench target, -1 when the revert does not apply */
 };
 
@@ -259,31 +421,68 @@ struct attribution {
 	struct suspect *s;
 	int n;
 	int good, bad;
+	int git;		/* TREE mode: suspects named by short hash */
 };
 
-static void add_suspect(struct attribution *a, int state)
+static void add_suspect(struct attribution *a, int state, const char *commit, const char *subject)
 {
+	struct suspect *s;
 	int i;
 
 	for (i = 0; i < a->n; i++)
-		if (a->s[i].state == state)
+		if (!strcmp(a->s[i].commit, commit))
 			return;		/* listed before */
 	a->s = xrealloc(a->s, (size_t)(a->n + 1) * sizeof(*a->s));
-	a->s[a->n++] = (struct suspect){ state, -1 };
+	s = &a->s[a->n++];
+	s->state = state;
+	memcpy(s->commit, commit, 41);
+	s->subject = xstrdup(subject);
+	if (state >= 0 && !a->git)
+		snprintf(s->name, sizeof(s->name), "%d", state);
+	else
+		snprintf(s->name, sizeof(s->name), "%.12s", commit);
+	s->target = -1;
+}
+
+static void add_state(struct cmd_ctx *x, struct attribution *a, int state)
+{
+	add_suspect(a, state, x->tree.state[state].commit, x->tree.state[state].subject);
+}
+
+/* A --revert in TREE mode: any revision BAD contains.  0 or -1. */
+static int add_git_revert(struct cmd_ctx *x, struct attribution *a, const char *rev)
+{
+	const char *bad = x->tree.state[a->bad].commit;
+	char id[41], *subject;
+	int i, anc;
+
+	if (tree_git_resolve(&x->tree, rev, id) < 0)
+		return -1;
+	for (i = 0; i < x->tree.n; i++)
+		if (!strcmp(x->tree.state[i].commit, id)) {
+			add_state(x, a, i);
+			return 0;
+		}
+	if ((anc = tree_git_is_ancestor(&x->tree, id, bad)) <= 0)
+		return anc < 0 ? -1 : error("attribute: %s (%.12s) is not in BAD %.12s: nothing to revert",
+					    rev, id, bad);
+	subject = tree_git_subject(&x->tree, id);
+	add_suspect(a, -1, id, subject);
+	free(subject);
+	return 0;
 }
 
 /* Positional GOOD BAD, and --revert STATE for extra suspects, resolved
  * against the tree.  Range into a->good/bad; suspects named with --revert
- * into *named (caller frees).  0 or -1 (reported). */
+ * into *named (released by the caller with attribution_release).  0 or -1
+ * (reported). */
 static int attribute_args(struct cmd_ctx *x, int argc, char **argv, struct attribution *a,
-			  int **named, int *nnamed)
+			  struct attribution *named)
 {
 	char **range = xcalloc((size_t)argc + 1, sizeof(char *));
 	char **revert = xcalloc((size_t)argc + 1, sizeof(char *));
-	int i, nrange = 0, nrevert = 0, ret = 0;
+	int i, s, nrange = 0, nrevert = 0, ret = 0;
 
-	*named = xcalloc((size_t)argc + 1, sizeof(int));
-	*nnamed = 0;
 	for (i = 0; i < argc && !ret; i++) {
 		if (strcmp(argv[i], "--revert"))
 			range[nrange++] = argv[i];
@@ -292,15 +491,33 @@ static int attribute_args(struct cmd_ctx *x, int argc, char **argv, struct attri
 		else
 			revert[nrevert++] = argv[i];
 	}
+	a->git = named->git = x->tree.user != NULL;
 	/* The range first: in TREE mode it decides what the states are. */
 	if (!ret)
 		ret = cmd_range(x, nrange, range, &a->good, &a->bad);
-	for (i = 0; i < nrevert && !ret; i++)
-		if (((*named)[(*nnamed)++] = cmd_resolve(x, revert[i])) < 0)
+	named->bad = a->bad;
+	for (i = 0; i < nrevert && !ret; i++) {
+		if (x->tree.user)
+			ret = add_git_revert(x, named, revert[i]);
+		else if ((s = cmd_resolve(x, revert[i])) < 0)
 			ret = -1;
+		else
+			add_state(x, named, s);
+	}
 	free(revert);
 	free(range);
 	return ret;
+}
+
+static void attribution_release(struct attribution *a)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->s[i].subject);
+	free(a->s);
+	a->s = NULL;
+	a->n = 0;
 }
 
 /* Makes the reverted tree of each suspect a bench target and runs them all
@@ -308,21 +525,26 @@ static int attribute_args(struct cmd_ctx *x, int argc, char **argv, struct attri
 static int attribute_measure(struct cmd_ctx *x, struct bench *be, struct attribution *a)
 {
 	int *idx = xcalloc((size_t)a->n + 1, sizeof(int)), *want = xcalloc((size_t)a->n + 1, sizeof(int));
+	const struct tree_state *bad = &x->tree.state[a->bad];
 	int i, nt = 0, ret = -1;
 
 	for (i = 0; i < a->n; i++) {
+		struct suspect *s = &a->s[i];
 		char commit[41], treeid[41], *name, *subj;
-		int c = a->s[i].state, r;
+		int r;
 
-		r = c > a->bad ? 1 : tree_revert(&x->tree, a->bad, c, commit, treeid);
+		/* Base, later states, states whose patch did not apply: nothing to back out. */
+		r = s->state > a->bad || s->state == 0 || bad->broken ||
+				    (s->state > 0 && x->tree.state[s->state].broken)
+			    ? 1 : tree_revert(&x->tree, bad->commit, s->commit, commit, treeid);
 		if (r < 0)
 			goto out;
 		if (r == 1)
 			continue;
-		name = xasprintf("%d-minus-%d", a->bad, c);
-		subj = xasprintf("state %d with '%s' reverted", a->bad, x->tree.state[c].subject);
-		a->s[i].target = bench_add_target(be, commit, treeid, name, subj);
-		idx[nt] = a->s[i].target;
+		name = xasprintf("%d-minus-%s", a->bad, s->name);
+		subj = xasprintf("state %d with '%s' reverted", a->bad, s->subject);
+		s->target = bench_add_target(be, commit, treeid, name, subj);
+		idx[nt] = s->target;
 		want[nt++] = x->conf.mode == MODE_ICOUNT ? 1 : (int)x->conf.runs_min;
 		free(name);
 		free(subj);
@@ -340,16 +562,17 @@ static int attribute_print(struct cmd_ctx *x, struct bench *be, const struct att
 {
 	int i;
 
-	printf("  %-6s %-12s %-10s %s\n", "state", "reverted", "recovered", "subject");
+	printf("  %-12s %-12s %-10s %s\n", x->tree.user ? "commit" : "state", "reverted", "recovered",
+	       "subject");
 	for (i = 0; i < a->n; i++) {
 		const struct suspect *s = &a->s[i];
-		const char *subject = x->tree.state[s->state].subject;
+		const char *subject = s->subject;
 		const double *v;
 		char pct[32];
 		int n;
 
 		if (s->target < 0) {
-			printf("  %-6d %-12s %-10s %s\n", s->state, "no-revert", "-", subject);
+			printf("  %-12s %-12s %-10s %s\n", s->name, "no-revert", "-", subject);
 			continue;
 		}
 		/* Fills in runs that failed above (bounded by max_fail). */
@@ -357,24 +580,24 @@ static int attribute_print(struct cmd_ctx *x, struct bench *be, const struct att
 		if (n < 0)
 			return -1;
 		if (n == 0) {
-			printf("  %-6d %-12s %-10s %s\n", s->state, "failed", "-", subject);
+			printf("  %-12s %-12s %-10s %s\n", s->name, "failed", "-", subject);
 			continue;
 		}
 		snprintf(pct, sizeof(pct), "%+.2f%%", 100 * (stats_median(v, n) - bad_v) / bad_v);
-		printf("  %-6d %-12.3f %-10s %s\n", s->state, stats_median(v, n), pct, subject);
+		printf("  %-12s %-12.3f %-10s %s\n", s->name, stats_median(v, n), pct, subject);
 	}
 	return 0;
 }
 
 int cmd_attribute(struct cmd_ctx *x, int argc, char **argv)
 {
-	struct attribution a = { NULL, 0, 0, 0 };
+	struct attribution a = { 0 }, named = { 0 };
 	struct bench be;
 	struct bisect b;
-	int *named, nnamed, i, ret = EXIT_ERROR;
+	int i, ret = EXIT_ERROR;
 	double bad_v;
 
-	if (attribute_args(x, argc, argv, &a, &named, &nnamed) < 0)
+	if (attribute_args(x, argc, argv, &a, &named) < 0)
 		goto out_args;
 	if (bench_init(&be, &x->conf, &x->tree) < 0)
 		goto out_args;
@@ -382,9 +605,9 @@ int cmd_attribute(struct cmd_ctx *x, int argc, char **argv)
 		goto out;
 	/* Culprits found first, then the named suspects not among them. */
 	for (i = 0; i < b.nchg; i++)
-		add_suspect(&a, b.chg[i].state);
-	for (i = 0; i < nnamed; i++)
-		add_suspect(&a, named[i]);
+		add_state(x, &a, b.chg[i].state);
+	for (i = 0; i < named.n; i++)
+		add_suspect(&a, named.s[i].state, named.s[i].commit, named.s[i].subject);
 	bad_v = bisect_value(&b, a.bad);
 	printf("\nattribution at BAD %s (%.3f MB/s), GOOD %s (%.3f MB/s): each suspect backed out (%s)\n",
 	       bench_label(&be, a.bad), bad_v, bench_label(&be, a.good), bisect_value(&b, a.good),
@@ -396,7 +619,7 @@ out:
 	bisect_release(&b);
 	bench_release(&be);
 out_args:
-	free(named);
-	free(a.s);
+	attribution_release(&named);
+	attribution_release(&a);
 	return cmd_exit(ret);
 }

@@ -96,7 +96,7 @@ static void history_plot(const struct conf *c, char *text, double base)
 			f[k] = strsep(&q, "\t");
 		if (k < 5 || util_parse_long(f[0], &ts) < 0 || util_parse_double(f[2], &v) < 0)
 			continue;	/* the header, or a line this version cannot read */
-		plot_add(&p, (double)ts, f[1], &v, 1,
+		plot_add(&p, (double)ts, f[1], f[1], &v, 1,
 			 !strcmp(f[4], "regression") ? MARK_REGRESSION : MARK_NONE);
 	}
 	if (p.n)
@@ -158,6 +158,26 @@ static const char *verdict_word(enum check_verdict v)
 	return v == CHECK_REGRESSED ? "regression" : v == CHECK_IMPROVED ? "improved" : "pass";
 }
 
+/* The check as the report `tbisect report` prints. */
+static void mail_check(struct cmd_ctx *x, struct bench *be, int s, const struct check_baseline *base,
+		       const struct check_report *rep, const char *msg)
+{
+	struct report r;
+
+	cmd_report_init(x, be, &r, "check", s, s);
+	report_setf(&r, REPORT_GOOD, "baseline %s (%.3f MB/s, %s)", base->name, rep->base_v, base->mode);
+	report_setf(&r, REPORT_VERDICT, "nightly check %s: %+.2f%% against the baseline",
+		    verdict_word(rep->verdict), 100 * rep->change);
+	report_set(&r, REPORT_CONFIDENCE, msg);
+	report_add_change(&r, bench_label(be, s), x->tree.state[s].subject, rep->base_v, rep->head_v,
+			  rep->change);
+	if (rep->culprit >= 0) {
+		report_set(&r, REPORT_CULPRIT, bench_label(be, rep->culprit));
+		report_set(&r, REPORT_SUBJECT, x->tree.state[rep->culprit].subject);
+	}
+	cmd_report_save(x, be, &r);
+}
+
 /* Prints, writes the JUnit report and the history of one finished check. */
 static void report_check(struct cmd_ctx *x, struct bench *be, int s,
 			 const struct check_baseline *base, const struct check_report *rep)
@@ -186,6 +206,7 @@ static void report_check(struct cmd_ctx *x, struct bench *be, int s,
 	check_junit(junit, x->tree.state[s].name, rep->verdict, 0, msg);
 	printf("nightly: JUnit report %s\n", junit);
 	history_add(c, x->tree.state[s].name, rep->head_v, rep->base_v, verdict_word(rep->verdict));
+	mail_check(x, be, s, base, rep, msg);
 out:
 	free(msg);
 	free(junit);

@@ -62,7 +62,9 @@ static int build_one(struct cmd_ctx *x, struct bench *be, int s)
 	}
 	if (bench_checkout(be, s) < 0)
 		return EXIT_ERROR;
+	be->build.label = bench_label(be, s);
 	st = build_kernel(&be->build, x->tree.state[s].treeid, &res);
+	be->build.label = NULL;
 	if (st == BUILD_FAILED)
 		printf("%d\tfailed\t%s\n", s, res.errors);
 	else if (st == BUILD_OK)
@@ -169,8 +171,11 @@ int cmd_results(struct cmd_ctx *x, int argc, char **argv)
 }
 
 /* Adjacent measured states whose medians differ by more than the
- * threshold, into *chg (caller frees); their count. */
-static int adjacent_changes(struct bisect *b, int good, int bad, struct bisect_change **chg)
+ * threshold, into *chg (caller frees); their count.  With gaps, states
+ * with no runs between two measured ones are passed over (a sweep, where
+ * only unusable states have none). */
+static int adjacent_changes(struct bisect *b, int good, int bad, int gaps,
+			    struct bisect_change **chg)
 {
 	int n = 0, prev = -1, i;
 
@@ -180,7 +185,7 @@ static int adjacent_changes(struct bisect *b, int good, int bad, struct bisect_c
 
 		if (isnan(v))
 			continue;
-		if (prev >= 0 && i - prev == 1) {
+		if (prev >= 0 && (gaps || i - prev == 1)) {
 			pv = bisect_value(b, prev);
 			c = (v - pv) / pv;
 			if (fabs(c) > b->p.threshold) {
@@ -206,10 +211,78 @@ int cmd_plot(struct cmd_ctx *x, int argc, char **argv)
 		return EXIT_ERROR;
 	bench_params(&x->conf, &p);
 	bisect_init(&b, &bench_ops, &be, x->tree.n, &p);
-	nchg = adjacent_changes(&b, good, bad, &chg);
+	nchg = adjacent_changes(&b, good, bad, 0, &chg);
 	cmd_draw(x, &be, good, bad, chg, nchg);
 	free(chg);
 	bisect_release(&b);
 	bench_release(&be);
 	return EXIT_OK;
+}
+
+/* The sweep's changes, printed and saved as the report. */
+static void sweep_print(struct cmd_ctx *x, struct bench *be, int good, int bad,
+			const struct bisect_change *chg, int n)
+{
+	struct report r;
+	int i;
+
+	printf("changes above %.2f%% between adjacent measured states (%s):\n",
+	       100 * x->conf.threshold, bench_mode(be));
+	if (!n)
+		printf("  none\n");
+	cmd_report_init(x, be, &r, "sweep", good, bad);
+	for (i = 0; i < n; i++) {
+		const struct bisect_change *c = &chg[i];
+
+		printf("  %-11s %-24s %+7.2f%%  %.3f -> %.3f MB/s  %s%s\n",
+		       c->change < 0 ? "regression" : "improvement", bench_label(be, c->state),
+		       100 * c->change, c->from, c->to, x->tree.state[c->state].subject,
+		       c->state - c->parent > 1 ? "  (after skipped states)" : "");
+		report_add_change(&r, x->tree.user ? x->tree.state[c->state].commit
+						   : bench_label(be, c->state),
+				  x->tree.state[c->state].subject, c->from, c->to, c->change);
+	}
+	report_setf(&r, REPORT_VERDICT, "sweep of %d states: %d changes above %.2f%%", bad - good + 1,
+		    n, 100 * x->conf.threshold);
+	cmd_report_save(x, be, &r);
+}
+
+int cmd_sweep(struct cmd_ctx *x, int argc, char **argv)
+{
+	struct bisect_params p;
+	struct bisect_change *chg = NULL;
+	struct bisect b;
+	struct bench be;
+	int good, bad, i, n, nchg, *idx, *want, ret = EXIT_OK;
+
+	if (cmd_range_or_all(x, argc, argv, &good, &bad) < 0 ||
+	    bench_init(&be, &x->conf, &x->tree) < 0)
+		return EXIT_ERROR;
+	n = bad - good + 1;
+	idx = xcalloc((size_t)n, sizeof(int));
+	want = xcalloc((size_t)n, sizeof(int));
+	/* Every state; identical kernels share their runs (content keys). */
+	for (i = 0; i < n; i++) {
+		idx[i] = good + i;
+		want[i] = x->conf.mode == MODE_ICOUNT ? 1 : (int)x->conf.runs_min;
+	}
+	info("sweep: %d states %s..%s, %s", n, bench_label(&be, good), bench_label(&be, bad),
+	     bench_mode(&be));
+	if (bench_ensure_many(&be, idx, want, n) < 0) {
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	bench_params(&x->conf, &p);
+	bisect_init(&b, &bench_ops, &be, x->tree.n, &p);
+	nchg = adjacent_changes(&b, good, bad, 1, &chg);
+	sweep_print(x, &be, good, bad, chg, nchg);
+	cmd_draw(x, &be, good, bad, chg, nchg);
+	bisect_release(&b);
+	free(chg);
+out:
+	bench_summary(&be, stdout);
+	free(idx);
+	free(want);
+	bench_release(&be);
+	return cmd_exit(ret);
 }

@@ -50,6 +50,7 @@ static const struct key keys[] = {
 	{ "CHECK_BISECT", K_BOOL, F(check_bisect), 0, 0, "nightly check searches the culprit" },
 	{ "SCHED_FEATURES", K_STR, F(feat), 0, 0, "sched features to set in the guest" },
 	{ "QEMU", K_STR, F(qemu), 0, 0, "QEMU binary" },
+	{ "DISTCC_HOSTS", K_STR, F(distcc_hosts), 0, 0, "distcc hosts, distcc's syntax (empty = local builds)" },
 };
 #undef F
 
@@ -135,6 +136,7 @@ void conf_init(struct conf *c)
 	c->check_bisect = 1;
 	c->feat = xstrdup("");
 	c->qemu = xstrdup("qemu-system-x86_64");
+	c->distcc_hosts = xstrdup("");
 }
 
 void conf_release(struct conf *c)
@@ -212,6 +214,13 @@ static int parse_value(struct conf *c, const struct key *k, const char *dir, con
 	case K_STR:
 		free(*(char **)field);
 		/* A base .config file is a path like the others. */
+		/* distcc's host syntax, nothing a shell or distcc would read as more. */
+		if (field == &c->distcc_hosts &&
+		    strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				  ".:/@,_+-[] ") != strlen(value)) {
+			*(char **)field = xstrdup("");
+			return -1;
+		}
 		if (field == &c->kconfig_base && strcmp(value, "tinyconfig") && strcmp(value, "defconfig"))
 			*(char **)field = util_path_abs(dir, value);
 		else

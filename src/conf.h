@@ -49,6 +49,7 @@ struct conf {
 	int check_bisect;	/* nightly: search culprit on regression */
 	char *feat;		/* sched features set in the guest, "" none */
 	char *qemu;		/* qemu binary */
+	char *distcc_hosts;	/* DISTCC_HOSTS, "" = local builds */
 };
 
 void conf_init(struct conf *c);

@@ -24,12 +24,14 @@ static void usage(FILE *f)
 	      "  measure [-n RUNS] STATE...  build, boot and run tbench; print MB/s\n"
 	      "  bisect [GOOD BAD]       find the first state slower than GOOD (default: bisect.conf)\n"
 	      "  culprits [GOOD BAD]     find every state that changes throughput (whole series)\n"
+	      "  sweep [GOOD BAD]        measure every state, plot the whole curve (whole series)\n"
 	      "  attribute [GOOD BAD] [--revert PATCH]...  BAD with each culprit (and suspect) reverted\n"
 	      "  baseline [STATE]        record the nightly baseline (default GOOD)\n"
 	      "  check [STATE]           nightly check of STATE (default head) against the baseline\n"
 	      "  git-bisect-run [--good-above MBPS | --bad-below MBPS]  for 'git bisect run'\n"
 	      "  results [--format tsv|csv|jsonl]  print every recorded run\n"
 	      "  plot [GOOD BAD]         draw the regression plot from recorded runs\n"
+	      "  report [--format markdown]  the last bisect, culprits or check, for a mail\n"
 	      "  releases [VERSION...]   Debian's linux-source-6.1 releases as a git tree for TREE\n"
 	      "\n"
 	      "STATE: base, head, an index, or a patch name.  With TREE = a kernel git tree, the\n"
@@ -57,6 +59,7 @@ static const struct command commands[] = {
 	{ "measure", cmd_measure, 1, 1 },
 	{ "bisect", cmd_bisect, 1, 1 },
 	{ "culprits", cmd_culprits, 1, 1 },
+	{ "sweep", cmd_sweep, 1, 1 },
 	{ "attribute", cmd_attribute, 1, 1 },
 	{ "baseline", cmd_baseline, 1, 1 },
 	{ "check", cmd_check, 1, 1 },
@@ -64,6 +67,7 @@ static const struct command commands[] = {
 	{ "releases", cmd_releases, 1, 0 },
 	{ "results", cmd_results, 0, 0 },
 	{ "plot", cmd_plot, 0, 1 },
+	{ "report", cmd_report, 0, 0 },
 };
 
 static const struct command *find_command(const char *name)
@@ -171,6 +175,8 @@ int main(int argc, char **argv)
 		goto out_opts;
 	}
 	memset(&x, 0, sizeof(x));
+	x.argc = argc;
+	x.argv = (const char *const *)argv;
 	conf_init(&x.conf);
 	if (load_conf(&x.conf, &o) < 0) {
 		ret = EXIT_ERROR;

@@ -21,8 +21,10 @@ void plot_release(struct plot *p)
 {
 	int i;
 
-	for (i = 0; i < p->n; i++)
+	for (i = 0; i < p->n; i++) {
 		free(p->row[i].label);
+		free(p->row[i].tic);
+	}
 	free(p->row);
 	free(p->dir);
 	free(p->name);
@@ -31,14 +33,24 @@ void plot_release(struct plot *p)
 	memset(p, 0, sizeof(*p));
 }
 
-void plot_add(struct plot *p, double x, const char *label, const double *v, int n,
-	      enum plot_mark mark)
+/* Quotes, tabs and backslashes would break the data file and the script. */
+static char *clean(const char *s, size_t max)
+{
+	char *l = xstrndup(s ? s : "", max), *q;
+
+	for (q = l; *q; q++)
+		if (*q == '"' || *q == '\t' || *q == '\'' || *q == '\\' || *q == '\n')
+			*q = ' ';
+	return l;
+}
+
+struct plot_row *plot_add(struct plot *p, double x, const char *tic, const char *label,
+			  const double *v, int n, enum plot_mark mark)
 {
 	struct plot_row *r;
-	char *l, *q;
 
 	if (n <= 0)
-		return;
+		return NULL;
 	p->row = xrealloc(p->row, (size_t)(p->n + 1) * sizeof(*p->row));
 	r = &p->row[p->n++];
 	r->x = x;
@@ -47,59 +59,136 @@ void plot_add(struct plot *p, double x, const char *label, const double *v, int 
 	r->max = stats_max(v, n);
 	r->n = n;
 	r->mark = mark;
-	l = xstrdup(label ? label : "");
-	/* Quotes and tabs would break the data file and the script. */
-	for (q = l; *q; q++)
-		if (*q == '"' || *q == '\t' || *q == '\'' || *q == '\\')
-			*q = ' ';
-	r->label = l;
+	r->tic = clean(tic, 24);
+	r->label = clean(label, 80);
+	r->change = 0;
+	r->parent_x = NAN;
+	return r;
+}
+
+static int has_mark(const struct plot *p, enum plot_mark m)
+{
+	int i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->row[i].mark == m)
+			return 1;
+	return 0;
+}
+
+static const struct plot_row *row_at(const struct plot *p, double x)
+{
+	int i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->row[i].x == x)
+			return &p->row[i];
+	return NULL;
+}
+
+/* The history plot (x = time): each check, regressions marked, baseline. */
+static void script_history(struct plot *p, struct sbuf *sb)
+{
+	sbuf_addstr(sb, "set xdata time\nset timefmt '%s'\nset format x \"%m-%d\\n%H:%M\"\n");
+	sbuf_addf(sb, "plot '%s.dat' using 1:2 with linespoints lw 2 lc rgb '#1f4e9c' pt 7 "
+		      "title 'head throughput'", p->name);
+	if (has_mark(p, MARK_REGRESSION))
+		sbuf_addstr(sb, ", \\\n  '' using 1:($6==1?$2:1/0) with points pt 9 ps 2.5 "
+				"lc rgb '#c00000' title 'regression'");
+	if (!isnan(p->baseline))
+		sbuf_addf(sb, ", \\\n  %.4f with lines dt 2 lc rgb '#2a9d2a' title 'baseline'",
+			  p->baseline);
+	sbuf_addstr(sb, "\n");
+}
+
+/* A state range: measured points, the inferred steps, GOOD/BAD, changes. */
+static void script_states(struct plot *p, struct sbuf *sb)
+{
+	int i;
+
+	/* Each change's pair: an arrow at the changed state, from its parent's
+	 * level to its own, so the step is where the change is. */
+	for (i = 0; i < p->n; i++) {
+		const struct plot_row *r = &p->row[i], *par;
+
+		if ((r->mark != MARK_REGRESSION && r->mark != MARK_IMPROVEMENT) ||
+		    !(par = row_at(p, r->parent_x)))
+			continue;
+		sbuf_addf(sb, "set arrow from %g, %.4f to %g, %.4f head filled size graph 0.015,25 "
+			      "lw 2 lc rgb '%s' front\n", r->x, par->median, r->x, r->median,
+			  r->mark == MARK_REGRESSION ? "#c00000" : "#007000");
+	}
+	sbuf_addf(sb, "plot '%s.dat' using 1:2 with steps lw 1.5 dt 2 lc rgb '#6f8fbf' "
+		      "title 'between measured states: inferred', \\\n"
+		      "  '' using 1:2:3:4:xtic(7) with yerrorbars pt 7 ps 0.9 lw 1.5 lc rgb '#1f4e9c' "
+		      "title 'measured: median, min-max of its runs'", p->name);
+	if (has_mark(p, MARK_GOOD))
+		sbuf_addstr(sb, ", \\\n  '' using 1:($6==3?$2:1/0) with points pt 6 ps 2.5 lw 2 "
+				"lc rgb '#2a9d2a' title 'GOOD'");
+	if (has_mark(p, MARK_BAD))
+		sbuf_addstr(sb, ", \\\n  '' using 1:($6==4?$2:1/0) with points pt 6 ps 2.5 lw 2 "
+				"lc rgb '#d04040' title 'BAD'");
+	if (has_mark(p, MARK_PARENT))
+		sbuf_addstr(sb, ", \\\n  '' using 1:($6==5?$2:1/0) with points pt 8 ps 2 lw 2 "
+				"lc rgb '#555555' title 'last good before a change'");
+	for (i = 0; i < p->n; i++) {
+		const struct plot_row *r = &p->row[i];
+		int reg = r->mark == MARK_REGRESSION;
+
+		if (!reg && r->mark != MARK_IMPROVEMENT)
+			continue;
+		sbuf_addf(sb, ", \\\n  '' using 1:($1==%g?$2:1/0) with points pt %d ps 2.5 "
+			      "lc rgb '%s' title \"%s %s: %+.2f%%\"", r->x, reg ? 11 : 9,
+			  reg ? "#c00000" : "#007000", reg ? "regression" : "improvement", r->tic,
+			  100 * r->change);
+	}
+	sbuf_addstr(sb, "\n");
+}
+
+/* The title, and under it a line per change (subjects stay out of the data). */
+static void title(const struct plot *p, struct sbuf *sb)
+{
+	int i, k = 0;
+
+	sbuf_addf(sb, "set title \"%s", p->title);
+	for (i = 0; i < p->n; i++) {
+		const struct plot_row *r = &p->row[i];
+
+		if (r->mark != MARK_REGRESSION && r->mark != MARK_IMPROVEMENT)
+			continue;
+		if (k++ < 3)
+			sbuf_addf(sb, "\\n%s at %s (%+.2f%%): %s",
+				  r->mark == MARK_REGRESSION ? "regression" : "improvement", r->tic,
+				  100 * r->change, r->label);
+	}
+	if (k > 3)
+		sbuf_addf(sb, "\\nand %d more changes (see the key)", k - 3);
+	sbuf_addstr(sb, "\" noenhanced\n");
 }
 
 static void script(struct plot *p, struct sbuf *sb, const char *term, const char *ext)
 {
-	int i, k;
-
 	sbuf_addf(sb, "set terminal %s\nset output '%s.%s'\n", term, p->name, ext);
-	sbuf_addf(sb, "set title \"%s\" noenhanced\n", p->title);
+	title(p, sb);
 	sbuf_addf(sb, "set xlabel \"%s\"\nset ylabel \"tbench throughput, MB/s\"\n", p->xlabel);
-	sbuf_addstr(sb, "set grid\nset key outside bottom center horizontal\nset datafile separator '\\t'\n"
-			"set offsets graph 0.03, graph 0.03, graph 0.45, graph 0.1\n");
+	sbuf_addstr(sb, "set grid ytics\nset datafile separator '\\t'\n"
+			"set key outside right top vertical Left reverse noenhanced box spacing 1.2\n"
+			"set offsets graph 0.04, graph 0.04, graph 0.1, graph 0.1\n"
+			"set lmargin 16\nset bmargin 11\n"
+			"set xtics rotate by 40 right noenhanced font ',9'\nunset label\nunset arrow\n");
 	if (p->xtime)
-		sbuf_addstr(sb, "set xdata time\nset timefmt '%s'\nset format x \"%m-%d\\n%H:%M\"\n");
-	sbuf_addstr(sb, "unset label\nunset arrow\n");
-	for (i = 0, k = 0; i < p->n; i++) {
-		const struct plot_row *r = &p->row[i];
-		const char *col = r->mark == MARK_REGRESSION ? "#c00000" : "#007000";
-		double y = 0.95 - 0.07 * (k++ % 4);
+		script_history(p, sb);
+	else
+		script_states(p, sb);
+}
 
-		if (r->mark != MARK_REGRESSION && r->mark != MARK_IMPROVEMENT)
-			continue;
-		/* Label near the top, staggered, with an arrow down to the point. */
-		sbuf_addf(sb, "set label \"%s\" at %.0f, graph %.2f center font ',10' tc rgb '%s' "
-			      "noenhanced front\n", r->label, r->x, y, col);
-		sbuf_addf(sb, "set arrow from %.0f, graph %.2f to %.0f, %.4f lc rgb '%s' dt 2 front\n",
-			  r->x, y - 0.02, r->x, r->median, col);
-	}
-	if (p->xtime) {
-		/* History: the checks over time, regressions marked, the baseline. */
-		sbuf_addf(sb, "plot '%s.dat' using 1:2 with linespoints lw 2 lc rgb '#1f4e9c' pt 7 "
-			      "title 'head throughput', \\\n"
-			      "  '' using 1:($6==1?$2:1/0) with points pt 9 ps 2.5 lc rgb '#c00000' "
-			      "title 'regression'", p->name);
-		if (!isnan(p->baseline))
-			sbuf_addf(sb, ", \\\n  %.4f with lines dt 2 lc rgb '#2a9d2a' title 'baseline'",
-				  p->baseline);
-		sbuf_addstr(sb, "\n");
-		return;
-	}
-	sbuf_addf(sb,
-		  "plot '%s.dat' using 1:2:3:4 with yerrorlines lw 2 lc rgb '#1f4e9c' pt 7 ps 0.8 "
-		  "title 'median, min-max of runs', \\\n"
-		  "  '' using 1:($6==1?$2:1/0) with points pt 9 ps 2.5 lc rgb '#c00000' title 'regression', \\\n"
-		  "  '' using 1:($6==2?$2:1/0) with points pt 11 ps 2.5 lc rgb '#007000' title 'improvement/fix', \\\n"
-		  "  '' using 1:($6==3?$2:1/0) with points pt 6 ps 3 lc rgb '#2a9d2a' title 'GOOD', \\\n"
-		  "  '' using 1:($6==4?$2:1/0) with points pt 6 ps 3 lc rgb '#d04040' title 'BAD'\n",
-		  p->name);
+/* Which rows name their state on the x axis: all of them when they fit,
+ * else the marked ones and an even spread of the others. */
+static int gets_tic(const struct plot *p, int i)
+{
+	int every = (p->n + PLOT_MAX_TICS - 1) / PLOT_MAX_TICS;
+
+	return p->n <= PLOT_MAX_TICS || p->row[i].mark != MARK_NONE || i % every == 0;
 }
 
 int plot_write(struct plot *p)
@@ -112,12 +201,14 @@ int plot_write(struct plot *p)
 	if (util_mkdir_p(p->dir) < 0)
 		goto out;
 	sbuf_init(&sb);
-	sbuf_addstr(&sb, "# x\tmedian\tmin\tmax\truns\tmark\tlabel\n");
+	sbuf_addstr(&sb, "# x\tmedian\tmin\tmax\truns\tmark\ttic\tlabel\tchange\n");
 	for (i = 0; i < p->n; i++) {
 		const struct plot_row *r = &p->row[i];
 
-		sbuf_addf(&sb, "%.0f\t%.4f\t%.4f\t%.4f\t%d\t%d\t%s\n", r->x, r->median, r->min, r->max,
-			  r->n, r->mark, r->label);
+		/* A tic left out is one space: an empty field would be missing data. */
+		sbuf_addf(&sb, "%.0f\t%.4f\t%.4f\t%.4f\t%d\t%d\t%s\t%s\t%.5f\n", r->x, r->median,
+			  r->min, r->max, r->n, r->mark, gets_tic(p, i) && *r->tic ? r->tic : " ",
+			  r->label, r->change);
 	}
 	if (util_write_file_atomic(dat, sb.buf, sb.len) < 0) {
 		sbuf_release(&sb);
@@ -126,8 +217,8 @@ int plot_write(struct plot *p)
 	sbuf_release(&sb);
 	sbuf_init(&sb);
 	sbuf_addstr(&sb, "# tbisect plot; edit and run: gnuplot this-file\n");
-	script(p, &sb, "pngcairo size 1280,720", "png");
-	script(p, &sb, "svg size 1280,720 dynamic", "svg");
+	script(p, &sb, "pngcairo size 1400,720 font ',10'", "png");
+	script(p, &sb, "svg size 1400,720 dynamic font ',10'", "svg");
 	if (util_write_file_atomic(gp, sb.buf, sb.len) < 0) {
 		sbuf_release(&sb);
 		goto out;

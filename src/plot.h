@@ -2,25 +2,41 @@
  * plot: the "scare children" regression plot, drawn by gnuplot.
  *
  * Writes NAME.dat (one row per measured state: index, median, min, max,
- * runs, mark, label) and NAME.gp beside NAME.png and NAME.svg in the plot
- * directory, so a user can restyle it and run "gnuplot NAME.gp" again.
+ * runs, mark, tic, label, change) and NAME.gp beside NAME.png and NAME.svg
+ * in the plot directory, so a user can restyle it and run "gnuplot NAME.gp"
+ * again.
+ *
+ * What it draws: only measured states, each a point with the min-max of its
+ * runs; a faint step line between them (the value a bisection infers, not
+ * a measurement); GOOD and BAD circled; each change's state and its parent
+ * marked as a pair joined by an arrow, the change in percent in the key.
+ * Text stays out of the data: the key is right of the plot and lists only
+ * what is drawn; x tics name the measured states (tic, rotated), every one
+ * up to PLOT_MAX_TICS, beyond that the marked ones and an even spread.
  *
  *	struct plot p;
  *	plot_init(&p, dir, "tbisect", title);
- *	plot_add(&p, idx, label, samples, n, mark);   for each state
- *	plot_write(&p);                               0 or -1
+ *	r = plot_add(&p, idx, tic, label, samples, n, mark);   for each state
+ *	r->change = -0.02;                    for MARK_REGRESSION/IMPROVEMENT
+ *	plot_write(&p);                       0 or -1
  *	plot_release(&p);
  */
 #ifndef TBISECT_PLOT_H
 #define TBISECT_PLOT_H
 
-enum plot_mark { MARK_NONE, MARK_REGRESSION, MARK_IMPROVEMENT, MARK_GOOD, MARK_BAD };
+#define PLOT_MAX_TICS 40
+
+/* MARK_PARENT: the last state before a change (its pair's other end). */
+enum plot_mark { MARK_NONE, MARK_REGRESSION, MARK_IMPROVEMENT, MARK_GOOD, MARK_BAD, MARK_PARENT };
 
 struct plot_row {
 	double x, median, min, max;
 	int n;
 	enum plot_mark mark;
-	char *label;
+	char *tic;		/* short name on the x axis (patch name, short hash) */
+	char *label;		/* longer text for the key (subject) */
+	double change;		/* relative change at a regression/improvement */
+	double parent_x;	/* the change's parent state, NAN when unknown */
 };
 
 struct plot {
@@ -32,8 +48,10 @@ struct plot {
 };
 
 void plot_init(struct plot *p, const char *dir, const char *name, const char *title);
-void plot_add(struct plot *p, double x, const char *label, const double *v, int n,
-	      enum plot_mark mark);
+/* Adds a measured state (n > 0 samples; else nothing, NULL returned).  The
+ * row stays valid until the next plot_add(). */
+struct plot_row *plot_add(struct plot *p, double x, const char *tic, const char *label,
+			  const double *v, int n, enum plot_mark mark);
 /* Writes data and script and runs gnuplot for PNG and SVG.  0 or -1. */
 int plot_write(struct plot *p);
 void plot_release(struct plot *p);

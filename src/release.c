@@ -81,19 +81,13 @@ static char *fetch_deb(const struct conf *c, const char *version)
 	char *deb = xasprintf("%s/linux-source-6.1_%s_all.deb", dir, version);
 	char *pkg = xasprintf("linux-source-6.1=%s", version);
 	const char *argv[] = { "apt-get", "download", "-q", pkg, NULL };
-	struct run_cmd cmd;
-	int st;
+	char *what = xasprintf("apt-get download %s", pkg);
 
 	if (!util_exists(deb) && util_mkdir_p(dir) == 0) {
-		info("releases: %s: apt-get download %s", version, pkg);
-		run_init(&cmd, argv);
-		cmd.cwd = dir;
-		cmd.stdout_path = "/dev/null";
-		st = run_exec(&cmd);
-		run_release(&cmd);
-		if (st != 0)
-			error("apt-get download %s failed (%s)", pkg, run_strstatus(st));
+		info("releases: %s: %s", version, what);
+		run_tool(argv, dir, what);
 	}
+	free(what);
 	free(pkg);
 	free(dir);
 	if (!util_exists(deb)) {
@@ -101,20 +95,6 @@ static char *fetch_deb(const struct conf *c, const char *version)
 		return NULL;
 	}
 	return deb;
-}
-
-static int run_tool(const char *const *argv, const char *what)
-{
-	struct run_cmd cmd;
-	int st;
-
-	run_init(&cmd, argv);
-	cmd.stdout_path = "/dev/null";
-	st = run_exec(&cmd);
-	run_release(&cmd);
-	if (st != 0)
-		return error("%s failed (%s)", what, run_strstatus(st));
-	return 0;
 }
 
 /* Empties the work tree of repo (everything but .git).  0 or -1. */
@@ -151,11 +131,11 @@ static int commit_release(const struct conf *c, const char *repo, const char *ve
 
 	util_rm_rf(tmp);
 	info("releases: %s: extracting (about a minute)", version);
-	if (run_tool((const char *const[]){ "dpkg-deb", "-x", deb, tmp, NULL }, "dpkg-deb -x") < 0 ||
+	if (run_tool((const char *const[]){ "dpkg-deb", "-x", deb, tmp, NULL }, NULL, "dpkg-deb -x") < 0 ||
 	    clear_tree(repo) < 0 ||
 	    run_tool((const char *const[]){ "tar", "-xf", tarball, "-C", repo,
 					    "--strip-components=1", "--no-same-owner", NULL },
-		     "tar -x") < 0)
+		     NULL, "tar -x") < 0)
 		goto out;
 	info("releases: %s: committing", version);
 	/* The tarball's .gitignore ignores everything: -f. */

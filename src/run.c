@@ -350,3 +350,18 @@ int run_capture(const char *const *argv, const char *cwd, char **out)
 	run_release(&cmd);
 	return ret;
 }
+
+int run_tool(const char *const *argv, const char *cwd, const char *what)
+{
+	struct run_cmd cmd;
+	int st;
+
+	run_init(&cmd, argv);
+	cmd.cwd = cwd;
+	cmd.stdout_path = "/dev/null";
+	st = run_exec(&cmd);
+	run_release(&cmd);
+	if (st != 0)
+		return error("%s failed (%s)", what, run_strstatus(st));
+	return 0;
+}

@@ -62,6 +62,10 @@ struct run_cmd {
 };
 
 void run_init(struct run_cmd *cmd, const char *const *argv);
+/* Runs argv in cwd (NULL: inherit) with its stdout discarded, stderr
+ * inherited.  0 on exit status 0, else -1, reported as "<what> failed
+ * (<status>)". */
+int run_tool(const char *const *argv, const char *cwd, const char *what);
 /* Runs the command to completion; returns the exit status or a run_status. */
 int run_exec(struct run_cmd *cmd);
 /* Starts the command: 0, or RUN_ERR_SETUP (reported; cmd->status says so too). */

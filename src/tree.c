@@ -27,8 +27,10 @@ void tree_init(struct tree *t, const struct conf *c)
 		t->user = xstrdup(c->gittree);
 		util_hash_addstr(h, t->user);
 		util_hash_hex(h, key);
+		t->outname = xasprintf("git/%.16s/build", key);
 		t->dir = xasprintf("%s/git/%.16s/linux", c->workdir, key);
 	} else {
+		t->outname = xstrdup("build");
 		t->dir = xasprintf("%s/linux", c->workdir);
 	}
 }
@@ -50,8 +52,9 @@ void tree_release(struct tree *t)
 {
 	free_states(t);
 	free(t->dir);
+	free(t->outname);
 	free(t->user);
-	t->dir = t->user = NULL;
+	t->dir = t->outname = t->user = NULL;
 }
 
 int tree_git_cmd(const char *dir, char **out, int quiet, const char *const *args)
@@ -476,6 +479,26 @@ int tree_git_resolve(const struct tree *t, const char *rev, char *id)
 	return 0;
 }
 
+int tree_git_is_ancestor(const struct tree *t, const char *anc, const char *desc)
+{
+	int st = GIT(t->dir, NULL, 1, "merge-base", "--is-ancestor", anc, desc);
+
+	if (st == 0 || st == 1)
+		return st == 0;
+	return error("git merge-base --is-ancestor failed in %s (%s)", t->dir, run_strstatus(st));
+}
+
+char *tree_git_subject(const struct tree *t, const char *commit)
+{
+	char *out = NULL;
+
+	if (GIT(t->dir, &out, 1, "log", "-1", "--format=%s", commit) != 0) {
+		free(out);
+		return xstrdup("?");
+	}
+	return out;
+}
+
 int tree_git_log(const struct tree *t, const char *good, const char *bad, struct hist_level *lv)
 {
 	const char *fmt = "--format=%H%x09%T%x09%P%x09%s";
@@ -658,23 +681,24 @@ int tree_resolve(const struct tree *t, const char *spec)
 		     t->n - 1);
 }
 
-int tree_revert(const struct tree *t, int bad, int culprit, char *commit_out, char *treeid_out)
+int tree_revert(const struct tree *t, const char *bad, const char *culprit, char *commit_out,
+		char *treeid_out)
 {
-	const struct tree_state *b = &t->state[bad], *c = &t->state[culprit];
-	char *ref, *refspec;
-	int ret = -1;
+	char *ref, *refspec, *second = xasprintf("%s^2", culprit), p2[41];
+	int ret = -1, merge;
 
-	if (b->broken || c->broken || !culprit)
-		return 1;
-	ref = xasprintf("refs/tbisect/revert/%.12s-%.12s", b->commit, c->commit);
+	ref = xasprintf("refs/tbisect/revert/%.12s-%.12s", bad, culprit);
 	refspec = xasprintf("%s^{commit}", ref);
 	if (tree_rev_parse(t->dir, refspec, commit_out) == 0)
 		goto found;
-	if (tree_checkout(t, b->commit) < 0)
+	if (tree_checkout(t, bad) < 0)
 		goto out;
-	if (GIT(t->dir, NULL, 1, "revert", "--no-edit", c->commit) != 0) {
+	/* A merge is backed out against its first parent: its branch goes. */
+	merge = tree_rev_parse(t->dir, second, p2) == 0;
+	if ((merge ? GIT(t->dir, NULL, 1, "revert", "--no-edit", "-m", "1", culprit)
+		   : GIT(t->dir, NULL, 1, "revert", "--no-edit", culprit)) != 0) {
 		GIT(t->dir, NULL, 1, "revert", "--abort");
-		GIT(t->dir, NULL, 1, "reset", "-q", "--hard", b->commit);
+		GIT(t->dir, NULL, 1, "reset", "-q", "--hard", bad);
 		ret = 1;
 		goto out;
 	}
@@ -691,6 +715,7 @@ found:
 		free(tr);
 	}
 out:
+	free(second);
 	free(refspec);
 	free(ref);
 	return ret;

@@ -49,7 +49,10 @@ struct tree_state {
 
 struct tree {
 	const struct conf *conf;
-	char *dir;		/* WORKDIR/linux */
+	char *dir;		/* WORKDIR/linux, TREE: WORKDIR/git/KEY/linux */
+	char *outname;		/* its O= directory, relative to WORKDIR: "build",
+				 * TREE: "git/KEY/build" (beside linux, as in
+				 * WORKDIR, so ccache's basedir serves both) */
 	struct tree_state *state;
 	int n;			/* number of states = patches + 1 */
 	char *user;		/* TREE mode: the user's repository (absolute), else NULL */
@@ -62,11 +65,18 @@ int tree_prepare(struct tree *t, const struct series *s);
 int tree_resolve(const struct tree *t, const char *spec);
 /* Forces the work tree to commit (detached).  0 or -1. */
 int tree_checkout(const struct tree *t, const char *commit);
-/* Makes (or finds) the commit "state bad with state culprit's patch
- * reverted"; 40-hex id into commit_out.  Returns 0, 1 when the revert does
- * not apply cleanly (a skip, not an error), -1 on error. */
-int tree_revert(const struct tree *t, int bad, int culprit, char *commit_out,
+/* Makes (or finds, under refs/tbisect/revert/) the commit "bad with commit
+ * culprit reverted" (a merge against its first parent, `git revert -m 1`);
+ * 40-hex ids into commit_out and its tree into treeid_out.  Returns 0, 1
+ * when the revert does not apply cleanly (not attributable, not an error),
+ * -1 on error.  Leaves the work tree at bad or at the revert. */
+int tree_revert(const struct tree *t, const char *bad, const char *culprit, char *commit_out,
 		char *treeid_out);
+/* TREE mode: whether commit anc is an ancestor of (or is) commit desc, in
+ * tbisect's clone: 1, 0, or -1 on error (reported). */
+int tree_git_is_ancestor(const struct tree *t, const char *anc, const char *desc);
+/* Subject line of a commit in tbisect's clone, caller frees; "?" on error. */
+char *tree_git_subject(const struct tree *t, const char *commit);
 /* Tree id of a commit-ish in dir, into out (41 bytes); 0 or -1. */
 int tree_rev_parse(const char *dir, const char *rev, char *out);
 /* TREE mode.  A revision of the user's repository (any name git

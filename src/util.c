@@ -34,9 +34,14 @@ void util_signals_init(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+void (*util_report_hook)(void);
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	char msg[4096];
+
+	if (util_report_hook)
+		util_report_hook();
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	fprintf(stderr, "tbisect: %s%s\n", prefix, msg);

@@ -32,6 +32,8 @@ void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * util_quiet suppresses them. */
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int util_quiet;
+/* Called before each of those messages (progress.c clears its line). */
+extern void (*util_report_hook)(void);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

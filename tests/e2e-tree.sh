@@ -39,15 +39,25 @@ check "unknown revision: exit 2, named" test "$st" = 2 -a -n "$(grep "'no-such-r
 "$BIN" -c "$T/tree-norange.conf" bisect >"$T/out" 2>&1; st=$?
 check "no GOOD in TREE mode: exit 2, says what to set" test "$st" = 2 -a -n "$(grep "TREE mode needs GOOD" "$T/out")"
 
-# A commit that does not build is a skip with the compiler's words.
-tt measure broken
+# A commit that does not build is a skip with the compiler's words.  It is
+# the first build in this tree's O= directory: a full one, run on a
+# pseudo-terminal (script(1)) to see its progress line.
+script -qec "$(printf '%q ' "$BIN" -c "$T/tree.conf" measure broken)" "$T/pty" >"$T/out" 2>&1; st=$?
 check "TREE: commit that does not build is a skip (exit 125)" test "$st" = 125
+check "build progress on a terminal: steps done of expected, percent, time left" \
+  grep -aqE "build: .*full build: [0-9]+/[0-9]+ steps \([0-9]+%\), .* elapsed, about .* left" "$T/pty"
+check "build progress on a terminal: one line rewritten in place" \
+  test "$(grep -ac $'\r\033\\[Ktbisect: build: ' "$T/pty")" -ge 1
 has "does not compile" && ok "TREE: compiler error shown" || no "TREE: compiler error shown"
 
 # Bisect, killed with -9 mid-way, then resumed.
 "$BIN" -c "$T/tree.conf" bisect >"$T/out" 2>&1 &
 pid=$!
-for i in $(seq 1 900); do [ "$(grep -c "run: " "$T/out")" -ge 2 ] && break; sleep 1; done
+# Killed once two runs are recorded, in the middle of what follows.
+n0=$(nlines)
+for i in $(seq 1 1200); do
+  [ "$(nlines)" -ge $((n0 + 2)) ] && break; kill -0 $pid 2>/dev/null || break; sleep 1
+done
 sleep 2
 kill -9 $pid; wait $pid 2>/dev/null
 pkill -9 -f "qemu-system-x86_64.*$W" 2>/dev/null
@@ -61,20 +71,57 @@ grep -E "^(level|first bad|merge:|total:|cost:|phases:)" "$T/out" | sed 's/^/#  
 
 check "TREE bisect names the commit inside the branch (exit $st)" \
   test "$st" = 0 -a -n "$(grep "^first bad commit: $culprit sched/features: do not preempt on wakeup" "$T/out")"
-check "TREE bisect descended into the merge" test -n "$(grep "^merge: level 0 descended into $(git -C "$U" rev-parse v-bad~13)" "$T/out")"
+merge0=$(git -C "$U" rev-parse v-bad~13)
+check "TREE bisect descended into the merge" test -n "$(grep "^merge: level 0 descended into $merge0" "$T/out")"
 check "TREE bisect resumed from the runs before the kill" test -n "$(grep "^tbisect: resumed:" "$T/out")" -a "$n1" -gt 1
 again=$(awk -F'\t' -v n="$n1" 'NR>1 && $5=="ok" && NR<=n {had[$1]++} NR>n && $5=="ok" && had[$1]>=2 {x++} END{print x+0}' "$W/results.tsv")
 check "TREE resume repeated no run the bisection already had ($again)" test "$again" = 0
+"$BIN" -c "$T/tree.conf" report >"$T/out" 2>&1; st=$?
+check "TREE report names the first bad commit by its id and the merge it was in" \
+  test "$st" = 0 -a -n "$(grep "^first bad: $culprit sched/features: do not preempt on wakeup" "$T/out")" \
+       -a -n "$(grep "found inside merge ${merge0:0:12}" "$T/out")"
 check "TREE plot names commits by short hash" grep -q "${culprit:0:7}" "$T/plots/tbisect.dat"
 check "the user's tree is untouched: HEAD, index, work tree, refs" test "$(user_state | md5sum)" = "$before"
+
+# culprits over the merge's step descends into the branch, as bisect does.
+merge=$(git -C "$U" rev-parse v-bad~13)
+tt culprits v-bad~14 v-bad~13
+check "TREE culprits: the merge is a change and its branch is searched (exit $st)" \
+  test "$st" = 0 -a -n "$(grep "^merge ${merge:0:12}: searching its branch" "$T/out")"
+check "TREE culprits names the commit inside the merged branch" \
+  test -n "$(grep "^first bad commit: $culprit sched/features: do not preempt on wakeup" "$T/out")"
+# attribute: the merge backed out (-m 1), a commit inside the branch (off the
+# first-parent line) backed out, and a revert that does not apply.
+tt attribute v-bad~14 v-bad~13 --revert culprit --revert broken
+sed -n '/^attribution at/,/^cost/p' "$T/out" | sed 's/^/#   /'
+recovered() { awk -v c="$1" '$1 == c { sub("%", "", $3); print $3 }' "$T/out"; }
+r_merge=$(recovered "${merge:0:12}"); r_cul=$(recovered "${culprit:0:12}")
+check "TREE attribute: backing out the merge recovers > 1% ($r_merge)" \
+  awk -v r="$r_merge" 'BEGIN { exit !(r + 0 > 1) }'
+check "TREE attribute: backing out the commit inside the branch recovers > 1% ($r_cul)" \
+  awk -v r="$r_cul" 'BEGIN { exit !(r + 0 > 1) }'
+check "TREE attribute: a revert that does not apply is reported, not measured" \
+  test -n "$(awk -v c="${broken:0:12}" '$1 == c && $2 == "no-revert"' "$T/out")"
+tt attribute v-bad~14 v-bad~13 --revert v-bad~2
+check "TREE attribute: a commit BAD does not contain is refused (exit $st)" \
+  test "$st" = 2 -a -n "$(grep "is not in BAD" "$T/out")"
 
 # A config the commit cannot give is a skip, never a run with another setup.
 printf 'CONFIG_TBISECT_NO_SUCH_OPTION=y\n' >"$T/impossible.config"
 TBISECT_WORKDIR=$T/w-cfg tt -s "KCONFIG=$T/impossible.config" measure v-good
 check "TREE: a required option missing from the resolved config is a skip (exit $st)" \
   test "$st" = 125 -a -n "$(grep "resolved .config lacks CONFIG_TBISECT_NO_SUCH_OPTION=y" "$T/out")"
+check "TREE: a config skip is not called a compile failure" \
+  test -n "$(grep "cannot be configured for the benchmark" "$T/out")" -a -z "$(grep "does not compile" "$T/out")"
 rm -rf "$T/w-cfg"
 check "the user's tree is still untouched" test "$(user_state | md5sum)" = "$before"
+
+# A build that times out is a skip now, not a state remembered as broken.
+TBISECT_WORKDIR=$T/w-to tt -s BUILD_TIMEOUT=10 measure v-good
+check "build timeout: a skip (exit $st), said, not called a compile failure" \
+  test "$st" = 125 -a -n "$(grep "the build timed out after" "$T/out")" -a -z "$(grep "does not compile" "$T/out")"
+check "build timeout: not recorded, the next command builds again" test -z "$(ls "$T"/w-to/kernels/*/info 2>/dev/null)"
+rm -rf "$T/w-to"
 
 # releases: a version apt would read as more than a version is refused.
 tb releases '6.1.170-3;ls'

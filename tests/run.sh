@@ -43,6 +43,13 @@ echo "# work directory: $W"
 n0=$(nlines)	# runs recorded before (a kept TBISECT_TEST_WORKDIR has some)
 t0=$(date +%s)
 
+# TBISECT_TEST_ONLY=tree: only the TREE-mode cases (development, warm $W).
+if [ "${TBISECT_TEST_ONLY:-}" = tree ]; then
+  tb prepare
+  . tests/e2e-tree.sh
+  echo "1..$n"; echo "$pass passed, $fail failed"; rm -rf "$T"; [ "$fail" = 0 ]; exit
+fi
+
 # --- configuration and series faults: exit 2, file:line, nothing measured.
 printf 'GOOD = 1\nCLIENTS = lots\n' >"$T/bad1.conf"
 "$ASAN" -c "$T/bad1.conf" bisect >"$T/out" 2>&1; st=$?
@@ -136,6 +143,28 @@ has "rule: deterministic rule" && ok "bisect states its decision rule" || no "bi
 check "plot PNG written" test "$(head -c 8 "$T/plots/tbisect.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a"
 check "plot SVG written" grep -q "<svg" "$T/plots/tbisect.svg"
 check "plot data has one row per measured state" test "$(grep -vc '^#' "$T/plots/tbisect.dat")" = 3
+gp=$T/plots/tbisect.gp
+check "plot key lists only what is drawn: the regression, no improvement, no parent mark" \
+  test -n "$(grep "title \"regression 5 sched-enable-hrtick-by: -" "$gp")" -a -z "$(grep -i "improvement'\|title \"improvement\|last good before" "$gp")"
+check "plot: no text placed among the data, no line joining measured states" \
+  test -z "$(grep "^set label\|with lines\|yerrorlines\|linespoints" "$gp")"
+check "plot: the culprit's subject and change in the title, x tics name the states" \
+  test -n "$(grep "regression at 5 sched-enable-hrtick-by (-[0-9.]*%): sched: enable high-resolution" "$gp")" -a \
+       "$(cut -f7 "$T/plots/tbisect.dat" | grep -c "^[456] ")" = 3
+tba report
+check "report names the culprit of the last bisect, its change and the command again" \
+  test "$st" = 0 -a -n "$(grep "^first bad: 5 (0005-sched-enable-hrtick-by-default.patch) sched: enable high-resolution" "$T/out")" \
+       -a -n "$(grep -- "-6.[0-9]*% throughput regression" "$T/out")" -a -n "$(grep "tbisect -c $T/test.conf bisect$" "$T/out")"
+tba report --format markdown
+check "report --format markdown: a heading and a table row for the change" \
+  test "$st" = 0 -a -n "$(grep "^## tbench: " "$T/out")" -a -n "$(grep '^| -6\.[0-9]*% | 118\.' "$T/out")"
+tba report --format html
+check "report --format html: refused (exit 2)" test "$st" = 2
+tb sweep 4 6
+check "sweep 4..6: every state measured, the hrtick step found, nothing rebuilt (exit $st)" \
+  test "$st" = 0 -a -n "$(grep "^  regression  5 (0005-sched-enable-hrtick-by-default.patch) *-6\.[0-9]*%" "$T/out")" \
+       -a "$(grep -c "^  \(regression\|improvement\)" "$T/out")" = 1 -a -n "$(grep "^cost: 0 kernel builds" "$T/out")" \
+       -a "$(grep -vc '^#' "$T/plots/tbisect.dat")" = 3
 n1=$(nlines)
 tb bisect
 check "bisect again: resumed, no new runs" test "$st" = 0 -a "$(nlines)" = "$n1" -a -n "$(grep "resumed:" "$T/out")"
@@ -274,6 +303,48 @@ has "does not compile" && ok "compiler error shown" || no "compiler error shown"
 has "error:" && ok "first compiler error lines shown" || no "first compiler error lines shown"
 tb -s "PATCHES=$TOP/kpatches" prepare
 check "original series restored" test "$st" = 0
+
+# --- distcc: a farm of one, distccd on 127.0.0.1, in its own process group.
+dport=""
+for p in $(seq $((36400 + $$ % 500)) $((36420 + $$ % 500))); do
+  setsid distccd --daemon --no-detach --listen 127.0.0.1 --port "$p" --allow 127.0.0.1 \
+    --log-stderr --log-level info --jobs 2 2>"$T/distccd.log" &
+  dpid=$!; sleep 1
+  if kill -0 $dpid 2>/dev/null && grep -q "listening on 127.0.0.1:$p" "$T/distccd.log"; then dport=$p; break; fi
+  kill -- -$dpid 2>/dev/null; wait $dpid 2>/dev/null
+done
+trap '[ -n "$dport" ] && kill -- -$dpid 2>/dev/null' EXIT
+check "distccd started on 127.0.0.1:$dport" test -n "$dport"
+# State 7 is built nowhere above.  CCACHE_RECACHE: compile for real, not from ccache.
+export CCACHE_RECACHE=1
+tb -s "DISTCC_HOSTS=127.0.0.1:$dport/2" build 7
+sha_d=$(awk -F'\t' '$1 == "7" && $2 == "built" { print $5 }' "$T/out")
+check "distcc: state 7 built through distccd (exit $st), its gcc checked" \
+  test "$st" = 0 -a -n "$sha_d" -a -n "$(grep "distcc: 127.0.0.1:$dport/2 compiles with gcc" "$T/out")"
+njobs=$(grep -c "COMPILE_OK" "$T/distccd.log")
+check "distcc: distccd compiled the jobs ($njobs), the build says how many went there" \
+  test "$njobs" -ge 1 -a -n "$(grep "objects: [1-9][0-9]* compiled on distcc hosts" "$T/out")"
+# Every object distcc compiled is compiled here again: touch its source.
+k7=$(awk -F'\t' '$1 == "7" { print $3 }' "$T/out"); key7=$(basename "$(dirname "$k7")")
+remote=$(sed -n 's/.* compile \(.*\) on 127\.0\.0\.1:.* completed ok$/\1/p' "$W/logs/build-$key7.log.distcc")
+( cd "$W/build" && touch $remote ); rm -rf "$(dirname "$k7")"
+tb build 7
+sha_l=$(awk -F'\t' '$1 == "7" && $2 == "built" { print $5 }' "$T/out")
+here=$(sed -n 's/.* objects: \([0-9]*\) compiled, [0-9]* from ccache$/\1/p' "$T/out")
+check "distcc: the kernel is the same as a local build's (SHA-256 ${sha_l:0:12}; $(echo $remote | wc -w) remote objects, ${here:-?} compiled here)" \
+  test -n "$remote" -a -n "$sha_l" -a "$sha_d" = "$sha_l" -a "${here:-0}" -ge "$(echo $remote | wc -w)"
+k7=$(awk -F'\t' '$1 == "7" { print $3 }' "$T/out"); rm -rf "$(dirname "$k7")"
+( cd "$W/build" && touch $remote )
+tb -s "DISTCC_HOSTS=127.0.0.1:1/2" build 7
+check "distcc: an unreachable host: built here anyway (exit $st), and said" \
+  test "$st" = 0 -a -n "$(grep "distcc host 127.0.0.1:1/2 does not answer" "$T/out")" \
+       -a "$(awk -F'\t' '$1 == "7" && $2 == "built" { print $5 }' "$T/out")" = "$sha_d"
+unset CCACHE_RECACHE
+printf 'DISTCC_HOSTS = host;rm -rf /\n' >"$T/bad-distcc.conf"
+"$BIN" -c "$T/bad-distcc.conf" config >"$T/out" 2>&1; st=$?
+check "DISTCC_HOSTS with characters outside distcc's syntax: refused (exit 2)" \
+  test "$st" = 2 -a -n "$(grep "bad-distcc.conf:1: bad value for DISTCC_HOSTS" "$T/out")"
+kill -- -$dpid 2>/dev/null; wait $dpid 2>/dev/null; trap - EXIT
 
 # --- TREE mode: a kernel git history, its merges, the user's tree untouched.
 . tests/e2e-tree.sh

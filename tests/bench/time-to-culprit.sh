@@ -15,22 +15,28 @@ good=$(awk -F' *= *' '$1=="GOOD"{print $2}' bisect.conf)
 bad=$(awk -F' *= *' '$1=="BAD"{print $2}' bisect.conf)
 now() { date +%s.%N; }
 el() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.0f", b-a}'; }
+# Prefixes each line with the time it was written (for estimates.sh).
+stamp() { while IFS= read -r l; do printf '%s %s\n' "$(date +%s.%N)" "$l"; done; }
 
 echo "# cold: empty work dir and ccache"
 t0=$(now); "$BIN" -q prepare; t1=$(now)
-"$BIN" bisect >"$W/cold.out" 2>"$W/cold.err"; t2=$(now)
+"$BIN" bisect >"$W/cold.out" 2> >(stamp >"$W/cold.err"); t2=$(now); sleep 1
 cold_prepare=$(el "$t0" "$t1"); cold_bisect=$(el "$t1" "$t2")
 culprit=$(sed -n 's/^first bad state: \([0-9]*\) .*/\1/p' "$W/cold.out")
 cost=$(grep '^cost:' "$W/cold.out")
 hits=$(ccache -s 2>/dev/null | awk '/Hits:/{print $2" hits of "$4; exit}')
 echo "  prepare ${cold_prepare}s, bisect ${cold_bisect}s, culprit $culprit; $cost; ccache $hits"
 echo "  $(grep '^phases:' "$W/cold.out")"
+echo "  estimated against actual time left, cold:"
+bash tests/bench/estimates.sh "$W/cold.err" "$t2"
 
 echo "# warm: kernels and ccache filled, results cleared"
 mv "$W/results.tsv" "$W/results.cold.tsv"
-t0=$(now); "$BIN" bisect >"$W/warm.out" 2>"$W/warm.err"; t1=$(now)
+t0=$(now); "$BIN" bisect >"$W/warm.out" 2> >(stamp >"$W/warm.err"); t1=$(now); sleep 1
 warm=$(el "$t0" "$t1"); echo "  bisect ${warm}s; $(grep '^cost:' "$W/warm.out")"
 echo "  $(grep '^phases:' "$W/warm.out")"
+echo "  estimated against actual time left, warm:"
+bash tests/bench/estimates.sh "$W/warm.err" "$t1"
 
 echo "# warm, one VM at a time (VMS=1): what side-by-side runs save"
 mv "$W/results.tsv" "$W/results.warm.tsv"
@@ -41,11 +47,13 @@ culprit1=$(sed -n 's/^first bad state: \([0-9]*\) .*/\1/p' "$W/warm1.out")
 echo "# warm ccache only: kernel cache and results cleared"
 mv "$W/results.tsv" "$W/results.warm1.tsv"; rm -rf "$W/kernels"
 ccache -z >/dev/null 2>&1
-t0=$(now); "$BIN" bisect >"$W/cc.out" 2>"$W/cc.err"; t1=$(now)
+t0=$(now); "$BIN" bisect >"$W/cc.out" 2> >(stamp >"$W/cc.err"); t1=$(now); sleep 1
 ccwarm=$(el "$t0" "$t1")
 cchits=$(ccache -s 2>/dev/null | awk '/Hits:/{print $2" of "$4; exit}')
 echo "  bisect ${ccwarm}s; $(grep '^cost:' "$W/cc.out"); ccache hits $cchits"
 echo "  $(grep '^phases:' "$W/cc.out")"
+echo "  estimated against actual time left, warm ccache only:"
+bash tests/bench/estimates.sh "$W/cc.err" "$t1"
 ccculprit=$(sed -n 's/^first bad state: \([0-9]*\) .*/\1/p' "$W/cc.out")
 
 # Physical limit: (ceil(log2 N) + 2) x (one-file rebuild + link + boot + benchmark).

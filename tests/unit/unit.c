@@ -12,8 +12,11 @@
 #include "check.h"
 #include "hist.h"
 #include "conf.h"
+#include "distcc.h"
 #include "image.h"
+#include "progress.h"
 #include "release.h"
+#include "report.h"
 #include "run.h"
 #include "series.h"
 #include "sim.h"
@@ -1229,6 +1232,101 @@ static void test_missing_options(void)
 	free(m);
 }
 
+static void test_progress_format(void)
+{
+	char b[256];
+
+	progress_format(b, sizeof(b), "build: 3", "steps", 400, 1600, 100);
+	CHECK(!strcmp(b, "build: 3: 400/1600 steps (25%), 1 min 40 s elapsed, about 5 min 00 s left"));
+	progress_format(b, sizeof(b), "build: 3", "steps", 0, 1600, 2);
+	CHECK(!strcmp(b, "build: 3: 0/1600 steps (0%), 2 s elapsed"));
+	/* More steps than the last full build: never over 100%. */
+	progress_format(b, sizeof(b), "b", "steps", 1700, 1600, 3700);
+	CHECK(!strcmp(b, "b: 1700/1600 steps (99%), 1 h 01 min elapsed, almost done"));
+	progress_format(b, sizeof(b), "b", "steps", 17, 0, 59.6);
+	CHECK(!strcmp(b, "b: 17 steps, 1 min 00 s elapsed"));
+}
+
+static void test_report(void)
+{
+	const char *argv[] = { "-s", "TREE=/src/my linux", "bisect", "it's" };
+	char *path = xasprintf("%s/report.json", tmpdir), *q;
+	struct report r, l;
+	struct sbuf sb;
+
+	q = report_quote_argv(4, argv);
+	CHECK(!strcmp(q, "-s 'TREE=/src/my linux' bisect 'it'\\''s'"));
+	free(q);
+	report_init(&r, "bisect");
+	report_set(&r, REPORT_VERDICT, "-2.03% throughput regression");
+	report_set(&r, REPORT_CULPRIT, "f53cb070684dda65a46eca0f4b70b67d9590b391");
+	report_set(&r, REPORT_SUBJECT, "sched/features: do not preempt on wakeup");
+	report_set(&r, REPORT_REPRODUCE, "tbisect bisect v-good v-bad");
+	report_add_change(&r, "f53cb070684d", "sched/features: do not preempt on wakeup", 118.39,
+			  116.032, -0.0199);
+	CHECK(report_save(&r, path) == 0);
+	CHECK(report_load(&l, path) == 0);
+	CHECK(!strcmp(l.f[REPORT_CULPRIT], r.f[REPORT_CULPRIT]) && l.nchg == 1 &&
+	      fabs(l.chg[0].to - 116.032) < 1e-9 && !strcmp(l.f[REPORT_COMMAND], "bisect"));
+	sbuf_init(&sb);
+	report_format(&l, REPORT_TEXT, &sb);
+	CHECK(strstr(sb.buf, "tbench: -2.03% throughput regression\n"));
+	CHECK(strstr(sb.buf, "first bad: f53cb070684dda65a46eca0f4b70b67d9590b391 sched/features"));
+	CHECK(strstr(sb.buf, "  -1.99%       118.390      116.032  f53cb070684d"));
+	CHECK(strstr(sb.buf, "\n        tbisect bisect v-good v-bad\n"));
+	sbuf_release(&sb);
+	sbuf_init(&sb);
+	report_format(&l, REPORT_MARKDOWN, &sb);
+	CHECK(strstr(sb.buf, "## tbench: -2.03%") && strstr(sb.buf, "| -1.99% | 118.390 | 116.032 |") &&
+	      strstr(sb.buf, "```\ntbisect bisect v-good v-bad\n```"));
+	sbuf_release(&sb);
+	report_release(&l);
+	report_release(&r);
+	/* Not a report: refused. */
+	util_write_file_atomic(path, "{\"x\": 1}", 8);
+	CHECK(report_load(&l, path) < 0);
+	report_release(&l);
+	free(path);
+}
+
+static void test_distcc_count(void)
+{
+	const char *log =
+		"distcc[15029] compile from p.c to p.o\n"
+		"distcc[9654] compile (null) on localhost completed ok\n"
+		"distcc[15029] exec on 127.0.0.1:36321/2: x86_64-linux-gnu-gcc -c p.c -o p.o\n"
+		"distcc[15029] cpp p.c on localhost completed ok\n"
+		"distcc[15029] compile p.c on 127.0.0.1:36321/2 completed ok\n"
+		"distcc[16211] Warning: failed to distribute q.c to 127.0.0.1:1/2, running locally instead\n"
+		"distcc[16211] compile q.c on localhost completed ok\n"
+		"distcc[16300] compile r.c on build7/8,lzo completed ok";
+	struct distcc_counts n;
+
+	distcc_count_text(log, &n);
+	/* Preprocessing and kbuild's option probes are not compiles; the
+	 * fallback is one local. */
+	CHECK(n.remote == 2 && n.local == 1 && n.fallback == 1);
+	distcc_count_text("", &n);
+	CHECK(n.remote == 0 && n.local == 0 && n.fallback == 0);
+}
+
+static void test_time_left(void)
+{
+	struct bisect_costs c = { 60, 0, 20, 1 };
+
+	/* 32 states one at a time: 5 rounds of a build and a run, then the
+	 * culprit and its parent repeated. */
+	CHECK(fabs(bisect_time_left(&c, 32, 1, 1, 1) - (5 * (60 + 20) + 2 * 20)) < 1e-9);
+	c.full_extra = 340;	/* the first build of an empty O= directory */
+	CHECK(fabs(bisect_time_left(&c, 32, 1, 1, 1) - (340 + 5 * 80 + 40)) < 1e-9);
+	/* Noisy, 3 runs minimum, 2 VMs, 2 states a round over 8: 2 rounds of
+	 * 2 builds and 12 runs two at a time, then 12 confirmation runs. */
+	c = (struct bisect_costs){ 60, 0, 20, 2 };
+	CHECK(fabs(bisect_time_left(&c, 8, 2, 0, 3) - (2 * (2 * 60 + 6 * 20) + 6 * 20)) < 1e-9);
+	/* Adjacent ends: only the confirmation is left. */
+	CHECK(fabs(bisect_time_left(&c, 1, 1, 1, 1) - 20) < 1e-9);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1260,6 +1358,10 @@ static const struct {
 	{ "hist: nested merges descend two levels", test_hist_nested },
 	{ "hist: both sides fast, merge slow: the merge is the culprit", test_hist_merge_itself },
 	{ "hist: skipped commits on the main line and in the branch", test_hist_skips },
+	{ "distcc: client log counted: remote, local, fallbacks; cpp lines are not compiles", test_distcc_count },
+	{ "report: saved and loaded, text and markdown, the command quoted", test_report },
+	{ "bisect: time left from build and run costs, full first build, side by side", test_time_left },
+	{ "progress: count, percent, elapsed and time left; unknown and overrun counts", test_progress_format },
 };
 
 int main(void)

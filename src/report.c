@@ -1,0 +1,224 @@
+#include "report.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define REPORT_FORMAT 1
+
+static const char *const names[REPORT_NFIELDS] = {
+	"command", "date", "version", "source", "good", "bad", "mode", "settings", "verdict",
+	"culprit", "subject", "confidence", "cost", "plot", "reproduce"
+};
+
+static const char *get(const struct report *r, enum report_field k)
+{
+	return r->f[k] ? r->f[k] : "";
+}
+
+void report_init(struct report *r, const char *command)
+{
+	char date[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	memset(r, 0, sizeof(*r));
+	report_set(r, REPORT_COMMAND, command);
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	report_set(r, REPORT_DATE, date);
+	report_set(r, REPORT_VERSION, TBISECT_VERSION);
+}
+
+void report_set(struct report *r, enum report_field k, const char *value)
+{
+	free(r->f[k]);
+	r->f[k] = value ? xstrdup(value) : NULL;
+}
+
+void report_setf(struct report *r, enum report_field k, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	free(r->f[k]);
+	r->f[k] = s;
+}
+
+void report_add_change(struct report *r, const char *id, const char *subject, double from,
+		       double to, double change)
+{
+	struct report_change *c;
+
+	r->chg = xrealloc(r->chg, (size_t)(r->nchg + 1) * sizeof(*r->chg));
+	c = &r->chg[r->nchg++];
+	c->id = xstrdup(id ? id : "");
+	c->subject = xstrdup(subject ? subject : "");
+	c->from = from;
+	c->to = to;
+	c->change = change;
+}
+
+void report_release(struct report *r)
+{
+	int i;
+
+	for (i = 0; i < REPORT_NFIELDS; i++)
+		free(r->f[i]);
+	for (i = 0; i < r->nchg; i++) {
+		free(r->chg[i].id);
+		free(r->chg[i].subject);
+	}
+	free(r->chg);
+	memset(r, 0, sizeof(*r));
+}
+
+int report_save(const struct report *r, const char *path)
+{
+	json_t *o = json_object(), *a = json_array();
+	char *text;
+	int i, ret;
+
+	json_object_set_new(o, "tbisect_report", json_integer(REPORT_FORMAT));
+	for (i = 0; i < REPORT_NFIELDS; i++) {
+		json_t *v = json_string(get(r, i));
+
+		json_object_set_new(o, names[i], v ? v : json_string("?"));	/* not UTF-8 */
+	}
+	for (i = 0; i < r->nchg; i++) {
+		const struct report_change *c = &r->chg[i];
+		json_t *s = json_string(c->subject);
+
+		json_array_append_new(a, json_pack("{s:s, s:o, s:f, s:f, s:f}", "id", c->id, "subject",
+						   s ? s : json_string("?"), "from", c->from, "to",
+						   c->to, "change", c->change));
+	}
+	json_object_set_new(o, "changes", a);
+	text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	json_decref(o);
+	if (!text)
+		return error("cannot format the report");
+	ret = util_write_file_atomic(path, text, strlen(text));
+	free(text);
+	return ret;
+}
+
+int report_load(struct report *r, const char *path)
+{
+	json_error_t err;
+	json_t *o = json_load_file(path, 0, &err), *a, *c;
+	size_t i;
+	int k;
+
+	memset(r, 0, sizeof(*r));
+	if (!o)
+		return error("no report to show: %s: %s (run bisect, culprits or check first)", path,
+			     err.text);
+	if (json_integer_value(json_object_get(o, "tbisect_report")) != REPORT_FORMAT) {
+		json_decref(o);
+		return error("%s is not a tbisect report this version reads", path);
+	}
+	for (k = 0; k < REPORT_NFIELDS; k++) {
+		const char *s = json_string_value(json_object_get(o, names[k]));
+
+		report_set(r, k, s ? s : "");
+	}
+	a = json_object_get(o, "changes");
+	json_array_foreach(a, i, c) {
+		const char *id = json_string_value(json_object_get(c, "id"));
+		const char *subj = json_string_value(json_object_get(c, "subject"));
+
+		report_add_change(r, id, subj, json_number_value(json_object_get(c, "from")),
+				  json_number_value(json_object_get(c, "to")),
+				  json_number_value(json_object_get(c, "change")));
+	}
+	json_decref(o);
+	return 0;
+}
+
+char *report_quote_argv(int argc, const char *const *argv)
+{
+	struct sbuf sb;
+	int i;
+
+	sbuf_init(&sb);
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i], *p;
+
+		if (i)
+			sbuf_addstr(&sb, " ");
+		if (*a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789-_./=:,+@%") == strlen(a)) {
+			sbuf_addstr(&sb, a);
+			continue;
+		}
+		sbuf_addstr(&sb, "'");
+		for (p = a; *p; p++)
+			if (*p == '\'')
+				sbuf_addstr(&sb, "'\\''");
+			else
+				sbuf_addf(&sb, "%c", *p);
+		sbuf_addstr(&sb, "'");
+	}
+	return sbuf_detach(&sb);
+}
+
+/* The changes as a table: text columns, or a markdown table. */
+static void format_changes(const struct report *r, int md, struct sbuf *out)
+{
+	int i;
+
+	if (!r->nchg)
+		return;
+	sbuf_addstr(out, md ? "\n| change | before (MB/s) | after (MB/s) | first bad | subject |\n"
+			      "|---:|---:|---:|---|---|\n"
+			    : "\n    change   before MB/s   after MB/s  first bad     subject\n");
+	for (i = 0; i < r->nchg; i++) {
+		const struct report_change *c = &r->chg[i];
+
+		sbuf_addf(out, md ? "| %+.2f%% | %.3f | %.3f | `%s` | %s |\n"
+				  : "  %+7.2f%%  %12.3f %12.3f  %-13s %s\n",
+			  100 * c->change, c->from, c->to, c->id, c->subject);
+	}
+}
+
+void report_format(const struct report *r, enum report_format fmt, struct sbuf *out)
+{
+	int md = fmt == REPORT_MARKDOWN;
+	static const struct {
+		enum report_field k;
+		const char *label;
+	} rows[] = {
+		{ REPORT_SOURCE, "source" }, { REPORT_GOOD, "good" }, { REPORT_BAD, "bad" },
+		{ REPORT_MODE, "mode" }, { REPORT_SETTINGS, "settings" },
+		{ REPORT_CONFIDENCE, "confidence" }, { REPORT_COST, "cost" },
+		{ REPORT_DATE, "date" }, { REPORT_PLOT, "plot" },
+	};
+	size_t i;
+
+	if (md)
+		sbuf_addf(out, "## tbench: %s\n\n", get(r, REPORT_VERDICT));
+	else
+		sbuf_addf(out, "tbench: %s\n\n", get(r, REPORT_VERDICT));
+	if (*get(r, REPORT_CULPRIT)) {
+		sbuf_addf(out, md ? "**first bad:** `%s` %s\n\n" : "first bad: %s %s\n\n",
+			  get(r, REPORT_CULPRIT), get(r, REPORT_SUBJECT));
+	}
+	sbuf_addf(out, "Found by tbisect %s, command %s.\n", get(r, REPORT_VERSION),
+		  get(r, REPORT_COMMAND));
+	sbuf_addstr(out, md ? "\n| | |\n|---|---|\n" : "\n");
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (*get(r, rows[i].k))
+			sbuf_addf(out, md ? "| %s | %s |\n" : "%-11s %s\n", rows[i].label,
+				  get(r, rows[i].k));
+	format_changes(r, md, out);
+	sbuf_addf(out, md ? "\nTo reproduce:\n\n```\n%s\n```\n" : "\nTo reproduce:\n\n        %s\n",
+		  get(r, REPORT_REPRODUCE));
+}

@@ -1,0 +1,72 @@
+/*
+ * report: what the last bisect, culprits or check found, ready to paste
+ * into a mail to the kernel list (in the manner of the 0-day bot's
+ * regression reports) or, with markdown, into an issue tracker.
+ *
+ * The searching commands fill a report and save it as WORKDIR/report.json
+ * (written to a temporary file, fsynced, renamed); `tbisect report` loads
+ * and formats it, so the report needs nothing else from the work directory.
+ *
+ *	struct report r;
+ *	report_init(&r, "bisect");
+ *	report_set(&r, REPORT_VERDICT, "first bad commit: ...");   copies
+ *	report_add_change(&r, id, subject, from, to, change);
+ *	report_save(&r, path);                 0 or -1 (reported)
+ *	report_release(&r);
+ *
+ *	report_load(&r, path);                 0, or -1 (reported: missing,
+ *	                                       unreadable, not a report)
+ *	report_format(&r, REPORT_MARKDOWN, &sb);   pure; appends to sb
+ */
+#ifndef TBISECT_REPORT_H
+#define TBISECT_REPORT_H
+
+#include "util.h"
+
+/* The report's text fields, in the order they are saved. */
+enum report_field {
+	REPORT_COMMAND,		/* bisect | culprits | check */
+	REPORT_DATE,		/* UTC, ISO 8601 */
+	REPORT_VERSION,		/* tbisect's */
+	REPORT_SOURCE,		/* "kpatches (DIR)" or the TREE path */
+	REPORT_GOOD,		/* labels of the ends */
+	REPORT_BAD,
+	REPORT_MODE,		/* icount shift=1 (TCG, deterministic) ... */
+	REPORT_SETTINGS,	/* CLIENTS=2 SECONDS=2 ... */
+	REPORT_VERDICT,		/* the answer in one line */
+	REPORT_CULPRIT,		/* id or state label of the first bad one, "" */
+	REPORT_SUBJECT,		/* its subject */
+	REPORT_CONFIDENCE,
+	REPORT_COST,
+	REPORT_PLOT,		/* PNG path */
+	REPORT_REPRODUCE,	/* the exact command line */
+	REPORT_NFIELDS
+};
+
+enum report_format { REPORT_TEXT, REPORT_MARKDOWN };
+
+struct report_change {
+	char *id, *subject;
+	double from, to, change;	/* MB/s before and after; relative */
+};
+
+struct report {
+	char *f[REPORT_NFIELDS];	/* owned; NULL reads as "" */
+	struct report_change *chg;
+	int nchg;
+};
+
+void report_init(struct report *r, const char *command);
+void report_set(struct report *r, enum report_field k, const char *value);
+void report_setf(struct report *r, enum report_field k, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void report_add_change(struct report *r, const char *id, const char *subject, double from,
+		       double to, double change);
+int report_save(const struct report *r, const char *path);
+int report_load(struct report *r, const char *path);
+void report_format(const struct report *r, enum report_format fmt, struct sbuf *out);
+/* argv as one shell-quoted line, caller frees ('a b' -> "'a b'"). */
+char *report_quote_argv(int argc, const char *const *argv);
+void report_release(struct report *r);
+
+#endif
