@@ -306,8 +306,41 @@ static double run_cost(struct bench *be)
 	return n ? sum / n : 20.0;
 }
 
-/* Builds: this process's incremental ones, else the config's history; a
- * full build is charged once when the O= directory is still empty. */
+/* Builds: this process's narrow incremental ones, else the config's
+ * history, else half a minute (a link and a few objects take 15-60 s on a
+ * 2-core machine); a full build is charged once when the O= directory is
+ * still empty. */
+/* The share of the states whose kernel is not built yet (a resumed or
+ * warm search builds little).  Up to 200 states are looked at, spread
+ * over the range. */
+static double unbuilt_share(struct bench *be)
+{
+	int i, n = 0, unbuilt = 0, step = be->tree->n > 200 ? be->tree->n / 200 : 1;
+
+	for (i = 0; i < be->tree->n && i < be->n; i += step) {
+		struct build_result res;
+		enum build_status st;
+
+		memset(&res, 0, sizeof(res));
+		if (be->t[i].unusable || !be->t[i].treeid[0])
+			continue;
+		n++;
+		if (!be->t[i].key_known && build_lookup(&be->build, be->t[i].treeid, &res, &st) != 0)
+			unbuilt++;
+		build_result_release(&res);
+	}
+	return n ? (double)unbuilt / n : 1.0;
+}
+
+static int wide_build(struct bench *be, long steps)
+{
+	struct build_history h;
+
+	if (build_history(&be->build, &h) < 0)
+		h.full_steps = 0;
+	return build_is_wide(steps, h.full_steps);
+}
+
 static void ops_cost(void *ctx, struct bisect_costs *c)
 {
 	struct bench *be = ctx;
@@ -321,7 +354,8 @@ static void ops_cost(void *ctx, struct bisect_costs *c)
 	else if (known && h.n_incr)
 		c->build = h.incr_s;
 	else
-		c->build = 60.0;
+		c->build = 30.0;
+	c->build *= unbuilt_share(be);
 	c->full_extra = 0;
 	if (build_next_is_full(&be->build))
 		c->full_extra = (known && h.n_full ? h.full_s : 400.0) - c->build;
@@ -385,7 +419,7 @@ static int prepare(struct bench *be, int i, struct build_result *res)
 		be->builds++;
 		t->counted = 1;
 		be->t_build += res->seconds;
-		if (st == BUILD_OK && !res->full) {
+		if (st == BUILD_OK && !res->full && !wide_build(be, res->steps)) {
 			be->t_incr += res->seconds;
 			be->n_incr++;
 		}

@@ -488,7 +488,8 @@ int build_history(struct build *b, struct build_history *h)
 {
 	char *p, *text = NULL, *line, *cur;
 	double incr[HISTORY_KEEP];
-	int i;
+	long isteps[HISTORY_KEEP];
+	int i, n;
 
 	memset(h, 0, sizeof(*h));
 	if (load_identity(b) < 0)
@@ -513,14 +514,27 @@ int build_history(struct build *b, struct build_history *h)
 			h->full_s = secs;
 			h->n_full++;
 		} else if (!strcmp(f[0], "incr") && h->n_incr < HISTORY_KEEP) {
+			isteps[h->n_incr] = steps;
 			incr[h->n_incr++] = secs;
 		}
 	}
-	for (i = 0; i < h->n_incr; i++)
-		h->incr_s += incr[i] / h->n_incr;
+	/* Narrow and wide incremental builds apart: a header change rebuilds
+	 * nearly everything, and would make every step look like that. */
+	for (i = 0, n = 0; i < h->n_incr; i++)
+		if (!build_is_wide(isteps[i], h->full_steps)) {
+			h->incr_s += incr[i];
+			n++;
+		}
+	h->incr_s = n ? h->incr_s / n : 0;
+	h->n_incr = n;
 	free(text);
 	free(p);
 	return h->n_full || h->n_incr ? 0 : -1;
+}
+
+int build_is_wide(long steps, long full_steps)
+{
+	return steps >= (full_steps > 0 ? full_steps / 2 : BUILD_WIDE_STEPS);
 }
 
 int build_next_is_full(struct build *b)
@@ -593,7 +607,7 @@ static void count_objects(struct build *b, const char *log, long objects,
  * shown against the step count of the last full build of this config; an
  * incremental one has no count to compare with and shows its steps and
  * time.  Both go into the build history. */
-static int compile(struct build *b, const char *log, int *full)
+static int compile(struct build *b, const char *log, int *full, long *steps)
 {
 	struct build_watch w = { .fd = open(log, O_RDONLY | O_CREAT | O_CLOEXEC, 0644) };
 	struct build_history h;
@@ -625,6 +639,7 @@ static int compile(struct build *b, const char *log, int *full)
 	free(dlog);
 	if (st == 0 && w.steps > 0)
 		record_history(b, *full, w.steps, util_now() - start);
+	*steps = w.steps;
 	free(what);
 	return st;
 }
@@ -659,7 +674,7 @@ int build_kernel(struct build *b, const char *treeid, struct build_result *res)
 	if (ms < 0)
 		goto out;
 	start = util_now();
-	ms = compile(b, log, &res->full);
+	ms = compile(b, log, &res->full, &res->steps);
 	res->seconds = util_now() - start;
 	if (ms == RUN_ERR_INTERRUPTED) {
 		error("build interrupted");

@@ -50,6 +50,7 @@ struct build_result {
 	double seconds;		/* build time, 0 when cached */
 	int cached;
 	int full;		/* compiled in an empty O= directory */
+	long steps;		/* kbuild steps it took, 0 when cached */
 };
 
 struct build {
@@ -95,9 +96,16 @@ void build_result_release(struct build_result *res);
 struct build_history {
 	long full_steps;	/* kbuild steps of the last full build, 0 unknown */
 	double full_s;		/* its seconds */
-	double incr_s;		/* mean seconds of the recent incremental builds */
-	int n_full, n_incr;
+	double incr_s;		/* mean seconds of the recent narrow incremental
+				 * builds (see build_is_wide()) */
+	int n_full, n_incr;	/* n_incr: the narrow ones */
 };
+
+/* Steps from which an incremental build counts as wide (a header change
+ * that rebuilds most objects) when no full build is known; else half of
+ * the full build's steps. */
+#define BUILD_WIDE_STEPS 600
+int build_is_wide(long steps, long full_steps);
 /* 0 with h filled, -1 when this config has no build history (h zeroed). */
 int build_history(struct build *b, struct build_history *h);
 /* Whether the next build is a full one (nothing built in O= yet): 1 or 0. */

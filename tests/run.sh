@@ -315,7 +315,12 @@ for p in $(seq $((36400 + $$ % 500)) $((36420 + $$ % 500))); do
 done
 trap '[ -n "$dport" ] && kill -- -$dpid 2>/dev/null' EXIT
 check "distccd started on 127.0.0.1:$dport" test -n "$dport"
-# State 7 is built nowhere above.  CCACHE_RECACHE: compile for real, not from ccache.
+# State 7 is built first as usual (mostly from ccache), then again with its
+# own patch's file touched, CCACHE_RECACHE set: a few objects compiled for
+# real, through distccd.
+tb build 7
+k7=$(awk -F'\t' '$1 == "7" { print $3 }' "$T/out"); rm -rf "$(dirname "$k7")"
+( cd "$W/linux" && touch $(git diff --name-only HEAD~1 HEAD) )
 export CCACHE_RECACHE=1
 tb -s "DISTCC_HOSTS=127.0.0.1:$dport/2" build 7
 sha_d=$(awk -F'\t' '$1 == "7" && $2 == "built" { print $5 }' "$T/out")

@@ -1323,6 +1323,9 @@ static void test_time_left(void)
 	 * 2 builds and 12 runs two at a time, then 12 confirmation runs. */
 	c = (struct bisect_costs){ 60, 0, 20, 2 };
 	CHECK(fabs(bisect_time_left(&c, 8, 2, 0, 3) - (2 * (2 * 60 + 6 * 20) + 6 * 20)) < 1e-9);
+	/* A header change rebuilds most of a kernel: not a typical step. */
+	CHECK(build_is_wide(700, 1260) && !build_is_wide(120, 1260));
+	CHECK(build_is_wide(BUILD_WIDE_STEPS, 0) && !build_is_wide(BUILD_WIDE_STEPS - 1, 0));
 	/* Adjacent ends: only the confirmation is left. */
 	CHECK(fabs(bisect_time_left(&c, 1, 1, 1, 1) - 20) < 1e-9);
 }
@@ -1360,7 +1363,7 @@ static const struct {
 	{ "hist: skipped commits on the main line and in the branch", test_hist_skips },
 	{ "distcc: client log counted: remote, local, fallbacks; cpp lines are not compiles", test_distcc_count },
 	{ "report: saved and loaded, text and markdown, the command quoted", test_report },
-	{ "bisect: time left from build and run costs, full first build, side by side", test_time_left },
+	{ "bisect: time left from build and run costs, full first build, side by side; wide builds apart", test_time_left },
 	{ "progress: count, percent, elapsed and time left; unknown and overrun counts", test_progress_format },
 };
 
