@@ -310,25 +310,39 @@ static double run_cost(struct bench *be)
  * history, else half a minute (a link and a few objects take 15-60 s on a
  * 2-core machine); a full build is charged once when the O= directory is
  * still empty. */
-/* The share of the states whose kernel is not built yet (a resumed or
- * warm search builds little).  Up to 200 states are looked at, spread
- * over the range. */
-static double unbuilt_share(struct bench *be)
+static int is_unbuilt(struct bench *be, int i)
 {
-	int i, n = 0, unbuilt = 0, step = be->tree->n > 200 ? be->tree->n / 200 : 1;
+	struct build_result res;
+	enum build_status st;
+	int r;
 
-	for (i = 0; i < be->tree->n && i < be->n; i += step) {
-		struct build_result res;
-		enum build_status st;
+	if (be->t[i].unusable || !be->t[i].treeid[0])
+		return -1;
+	if (be->t[i].key_known)
+		return 0;
+	r = build_lookup(&be->build, be->t[i].treeid, &res, &st) != 0;
+	build_result_release(&res);
+	return r;
+}
 
-		memset(&res, 0, sizeof(res));
-		if (be->t[i].unusable || !be->t[i].treeid[0])
-			continue;
-		n++;
-		if (!be->t[i].key_known && build_lookup(&be->build, be->t[i].treeid, &res, &st) != 0)
-			unbuilt++;
-		build_result_release(&res);
-	}
+/* The share of the states whose kernel is not built yet: of this round's
+ * states, as a resumed or warm search visits again what it built (and a
+ * cold one builds them all); without them, of up to 200 states spread
+ * over the range. */
+static double unbuilt_share(struct bench *be, const int *pts, int np)
+{
+	int i, k, n = 0, unbuilt = 0, step = be->tree->n > 200 ? be->tree->n / 200 : 1;
+
+	for (k = 0; pts && k < np; k++)
+		if (pts[k] >= 0 && pts[k] < be->n && (i = is_unbuilt(be, pts[k])) >= 0) {
+			n++;
+			unbuilt += i;
+		}
+	for (i = 0; !n && i < be->tree->n && i < be->n; i += step)
+		if ((k = is_unbuilt(be, i)) >= 0) {
+			n++;
+			unbuilt += k;
+		}
 	return n ? (double)unbuilt / n : 1.0;
 }
 
@@ -355,7 +369,7 @@ static void ops_cost(void *ctx, struct bisect_costs *c)
 		c->build = h.incr_s;
 	else
 		c->build = 30.0;
-	c->build *= unbuilt_share(be);
+	c->build *= unbuilt_share(be, c->pts, c->np);
 	c->full_extra = 0;
 	if (build_next_is_full(&be->build))
 		c->full_extra = (known && h.n_full ? h.full_s : 400.0) - c->build;

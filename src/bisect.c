@@ -456,7 +456,7 @@ static void report_round(struct bisect *b, int lo, int hi, const int *pts, int n
 {
 	double steps = ceil(log(hi - lo) / log(np + 1.0) - 1e-9);
 	const char *more = np > 1 ? " and others side by side" : "";
-	struct bisect_costs c = { 0, 0, 0, 1 };
+	struct bisect_costs c = { 0, 0, 0, 1, pts, np };
 	char left[32];
 
 	if (b->ops->cost) {

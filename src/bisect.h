@@ -52,6 +52,10 @@
 struct bisect_costs {
 	double build, full_extra, run;
 	int parallel;		/* runs at once */
+	/* In: the states this round tests (the backend may look at whether
+	 * they are built: a resumed search visits what it built before). */
+	const int *pts;
+	int np;
 };
 
 /* Seconds left to search span states (BAD - GOOD) with np states per

@@ -1312,7 +1312,7 @@ static void test_distcc_count(void)
 
 static void test_time_left(void)
 {
-	struct bisect_costs c = { 60, 0, 20, 1 };
+	struct bisect_costs c = { 60, 0, 20, 1, NULL, 0 };
 
 	/* 32 states one at a time: 5 rounds of a build and a run, then the
 	 * culprit and its parent repeated. */
@@ -1321,7 +1321,7 @@ static void test_time_left(void)
 	CHECK(fabs(bisect_time_left(&c, 32, 1, 1, 1) - (340 + 5 * 80 + 40)) < 1e-9);
 	/* Noisy, 3 runs minimum, 2 VMs, 2 states a round over 8: 2 rounds of
 	 * 2 builds and 12 runs two at a time, then 12 confirmation runs. */
-	c = (struct bisect_costs){ 60, 0, 20, 2 };
+	c = (struct bisect_costs){ 60, 0, 20, 2, NULL, 0 };
 	CHECK(fabs(bisect_time_left(&c, 8, 2, 0, 3) - (2 * (2 * 60 + 6 * 20) + 6 * 20)) < 1e-9);
 	/* A header change rebuilds most of a kernel: not a typical step. */
 	CHECK(build_is_wide(700, 1260) && !build_is_wide(120, 1260));
