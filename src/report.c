@@ -177,9 +177,9 @@ static void format_changes(const struct report *r, int md, struct sbuf *out)
 
 	if (!r->nchg)
 		return;
-	sbuf_addstr(out, md ? "\n| change | before (MB/s) | after (MB/s) | first bad | subject |\n"
+	sbuf_addstr(out, md ? "\n| change | before (MB/s) | after (MB/s) | at | subject |\n"
 			      "|---:|---:|---:|---|---|\n"
-			    : "\n    change   before MB/s   after MB/s  first bad     subject\n");
+			    : "\n    change   before MB/s   after MB/s  at            subject\n");
 	for (i = 0; i < r->nchg; i++) {
 		const struct report_change *c = &r->chg[i];
 
