@@ -306,10 +306,8 @@ static double run_cost(struct bench *be)
 	return n ? sum / n : 20.0;
 }
 
-/* Builds: this process's narrow incremental ones, else the config's
- * history, else half a minute (a link and a few objects take 15-60 s on a
- * 2-core machine); a full build is charged once when the O= directory is
- * still empty. */
+/* 1 when target i's kernel is not built yet, 0 when it is, -1 when it
+ * cannot be (unusable). */
 static int is_unbuilt(struct bench *be, int i)
 {
 	struct build_result res;
@@ -346,15 +344,10 @@ static double unbuilt_share(struct bench *be, const int *pts, int np)
 	return n ? (double)unbuilt / n : 1.0;
 }
 
-static int wide_build(struct bench *be, long steps)
-{
-	struct build_history h;
-
-	if (build_history(&be->build, &h) < 0)
-		h.full_steps = 0;
-	return build_is_wide(steps, h.full_steps);
-}
-
+/* Builds: this process's narrow incremental ones, else the config's
+ * history, else half a minute (a link and a few objects take 15-60 s on a
+ * 2-core machine); a full build is charged once when the O= directory is
+ * still empty. */
 static void ops_cost(void *ctx, struct bisect_costs *c)
 {
 	struct bench *be = ctx;
@@ -433,7 +426,7 @@ static int prepare(struct bench *be, int i, struct build_result *res)
 		be->builds++;
 		t->counted = 1;
 		be->t_build += res->seconds;
-		if (st == BUILD_OK && !res->full && !wide_build(be, res->steps)) {
+		if (st == BUILD_OK && !res->full && !res->wide) {
 			be->t_incr += res->seconds;
 			be->n_incr++;
 		}

@@ -568,24 +568,16 @@ static void record_history(struct build *b, int full, long steps, double seconds
 }
 
 /* Where this build's objects came from, said and added to the totals:
- * ccache's counters before and after, distcc's client log. */
-static void count_objects(struct build *b, const char *log, long objects,
+ * distcc's client log (dlog) when distcc is on, else ccache's counters
+ * before and after. */
+static void count_objects(struct build *b, const char *dlog, long objects,
 			  const struct ccache_stats *before)
 {
 	struct ccache_stats after;
 	struct distcc_counts n = { 0, 0, 0 };
-	char *dlog = xasprintf("%s.distcc", log);
 	const char *what = b->label ? b->label : "kernel";
 	long hits, here = 0;
 
-	/* ccache's counters also count kbuild's compiler probes (hits, once
-	 * cached): the objects compiled are its misses, bounded by the
-	 * objects kbuild made. */
-	if (before && ccache_stats(b->conf, &after) == 0)
-		here = after.misses - before->misses;
-	if (here > objects)
-		here = objects;
-	hits = objects - here;
 	if (b->distcc.on && distcc_count(dlog, &n) == 0) {
 		hits = objects - n.remote - n.local > 0 ? objects - n.remote - n.local : 0;
 		info("build: %s: %ld objects: %ld compiled on distcc hosts, %ld here, %ld from ccache",
@@ -596,18 +588,25 @@ static void count_objects(struct build *b, const char *log, long objects,
 		b->obj_remote += n.remote;
 		here = n.local;
 	} else {
+		/* ccache's counters also count kbuild's compiler probes (hits,
+		 * once cached): the objects compiled are its misses, bounded by
+		 * the objects kbuild made. */
+		if (before && ccache_stats(b->conf, &after) == 0)
+			here = after.misses - before->misses;
+		if (here > objects)
+			here = objects;
+		hits = objects - here;
 		info("build: %s: %ld objects: %ld compiled, %ld from ccache", what, objects, here, hits);
 	}
 	b->obj_local += here;
 	b->obj_cached += hits;
-	free(dlog);
 }
 
 /* make vmlinux, with progress.  A full build (no vmlinux in O= yet) is
  * shown against the step count of the last full build of this config; an
  * incremental one has no count to compare with and shows its steps and
  * time.  Both go into the build history. */
-static int compile(struct build *b, const char *log, int *full, long *steps)
+static int compile(struct build *b, const char *log, struct build_result *res)
 {
 	struct build_watch w = { .fd = open(log, O_RDONLY | O_CREAT | O_CLOEXEC, 0644) };
 	struct build_history h;
@@ -616,15 +615,16 @@ static int compile(struct build *b, const char *log, int *full, long *steps)
 	char *what, *dlog;
 	int st, have_stats;
 
-	*full = build_next_is_full(b);
+	res->full = build_next_is_full(b);
 	if (build_history(b, &h) < 0)
 		h.full_steps = 0;
 	what = xasprintf("build: %s, %s", b->label ? b->label : "kernel",
-			 *full ? "full build" : "incremental");
-	progress_init(&w.prog, what, "steps", *full ? h.full_steps : 0);
+			 res->full ? "full build" : "incremental");
+	progress_init(&w.prog, what, "steps", res->full ? h.full_steps : 0);
 	if (w.fd >= 0)
 		lseek(w.fd, 0, SEEK_END);	/* the config steps are not counted */
-	have_stats = ccache_stats(b->conf, &before) == 0;
+	/* With distcc its client log tells where objects were compiled. */
+	have_stats = !b->distcc.on && ccache_stats(b->conf, &before) == 0;
 	dlog = xasprintf("%s.distcc", log);
 	unlink(dlog);
 	st = make_watched(b, (const char *const[]){ "vmlinux", NULL }, log,
@@ -635,11 +635,12 @@ static int compile(struct build *b, const char *log, int *full, long *steps)
 	}
 	progress_done(&w.prog);
 	if (st == 0)
-		count_objects(b, log, w.objects, have_stats ? &before : NULL);
+		count_objects(b, dlog, w.objects, have_stats ? &before : NULL);
 	free(dlog);
 	if (st == 0 && w.steps > 0)
-		record_history(b, *full, w.steps, util_now() - start);
-	*steps = w.steps;
+		record_history(b, res->full, w.steps, util_now() - start);
+	res->steps = w.steps;
+	res->wide = !res->full && build_is_wide(w.steps, h.full_steps);
 	free(what);
 	return st;
 }
@@ -674,7 +675,7 @@ int build_kernel(struct build *b, const char *treeid, struct build_result *res)
 	if (ms < 0)
 		goto out;
 	start = util_now();
-	ms = compile(b, log, &res->full, &res->steps);
+	ms = compile(b, log, res);
 	res->seconds = util_now() - start;
 	if (ms == RUN_ERR_INTERRUPTED) {
 		error("build interrupted");

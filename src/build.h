@@ -51,6 +51,7 @@ struct build_result {
 	int cached;
 	int full;		/* compiled in an empty O= directory */
 	long steps;		/* kbuild steps it took, 0 when cached */
+	int wide;		/* incremental but rebuilt most objects (build_is_wide) */
 };
 
 struct build {

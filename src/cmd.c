@@ -224,16 +224,14 @@ void cmd_report_init(struct cmd_ctx *x, struct bench *be, struct report *r, cons
 	char *cmdline = reproduce(x);
 
 	report_init(r, command);
-	if (x->tree.user)
-		report_set(r, REPORT_SOURCE, x->tree.user);
-	else
-		report_setf(r, REPORT_SOURCE, "kpatches series %s on linux-source-6.1", c->patches);
 	if (x->tree.user) {
+		report_set(r, REPORT_SOURCE, x->tree.user);
 		report_setf(r, REPORT_GOOD, "%s %s", x->tree.state[good].commit,
 			    x->tree.state[good].subject);
 		report_setf(r, REPORT_BAD, "%s %s", x->tree.state[bad].commit,
 			    x->tree.state[bad].subject);
 	} else {
+		report_setf(r, REPORT_SOURCE, "kpatches series %s on linux-source-6.1", c->patches);
 		report_setf(r, REPORT_GOOD, "%d (%s)", good, x->tree.state[good].name);
 		report_setf(r, REPORT_BAD, "%d (%s)", bad, x->tree.state[bad].name);
 	}
@@ -247,13 +245,18 @@ void cmd_report_init(struct cmd_ctx *x, struct bench *be, struct report *r, cons
 	free(cmdline);
 }
 
+void cmd_report_cost(struct report *r, const struct bench *be)
+{
+	report_setf(r, REPORT_COST, "%d kernel builds (%.0f s), %d VM runs, %.0f s in all",
+		    be->builds, be->t_build, be->runs, util_now() - be->t_start);
+}
+
 void cmd_report_save(struct cmd_ctx *x, struct bench *be, struct report *r)
 {
 	char *path = xasprintf("%s/report.json", x->conf.workdir);
 
 	if (be)
-		report_setf(r, REPORT_COST, "%d kernel builds (%.0f s), %d VM runs, %.0f s in all",
-			    be->builds, be->t_build, be->runs, util_now() - be->t_start);
+		cmd_report_cost(r, be);
 	if (report_save(r, path) == 0)
 		info("report: tbisect report (saved in %s)", path);
 	free(path);

@@ -71,7 +71,10 @@ void cmd_draw(struct cmd_ctx *x, struct bench *be, int good, int bad,
  * numbers, then cmd_report_save(). */
 void cmd_report_init(struct cmd_ctx *x, struct bench *be, struct report *r, const char *command,
 		     int good, int bad);
-/* Saves r as WORKDIR/report.json (for `tbisect report`) and releases it. */
+/* The cost line of r from what be did so far. */
+void cmd_report_cost(struct report *r, const struct bench *be);
+/* Saves r as WORKDIR/report.json (for `tbisect report`) and releases it;
+ * with be, its cost first (cmd_report_cost). */
 void cmd_report_save(struct cmd_ctx *x, struct bench *be, struct report *r);
 /* The commands: each returns an enum exit_code. */
 typedef int cmd_fn(struct cmd_ctx *x, int argc, char **argv);

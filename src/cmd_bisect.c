@@ -324,8 +324,7 @@ static void report_culprits(struct cmd_ctx *x, struct bench *be, const struct bi
 	}
 	report_setf(rep, REPORT_VERDICT, "%d changes above %.2f%%, %d of them regressions", b->nchg,
 		    100 * b->p.threshold, nreg);
-	report_setf(rep, REPORT_COST, "%d kernel builds (%.0f s), %d VM runs, %.0f s in all",
-		    be->builds, be->t_build, be->runs, util_now() - be->t_start);
+	cmd_report_cost(rep, be);	/* be is gone when the report is saved */
 }
 
 /* TREE mode: a regression at a merge of the first-parent line is searched
