@@ -25,7 +25,7 @@ DEBS = linux-source-6.1 qemu-system-x86 git ccache dbench gnuplot-nox busybox-st
        bc bison flex libelf-dev libssl-dev cpio xz-utils make gcc libc6-dev perl \
        libinih-dev libgsl-dev libjansson-dev libcsv-dev pkg-config jq distcc
 
-.PHONY: all deps bisect test unit unit-asan e2e bench nightly clean fuzz
+.PHONY: all deps deps-qemu bisect test unit unit-asan e2e bench nightly clean fuzz
 
 all: tbisect
 
@@ -53,11 +53,30 @@ deps:
 	@missing=""; for p in $(DEBS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
-	if [ -z "$$missing" ]; then echo "deps: all Debian packages present"; exit 0; fi; \
+	if [ -z "$$missing" ]; then echo "deps: all Debian packages present"; $(MAKE) --no-print-directory deps-qemu; exit $$?; fi; \
 	echo "deps: missing:$$missing"; \
 	if [ "$$(id -u)" != 0 ]; then \
 	  echo "deps: run as root: apt-get update && apt-get install -y$$missing"; exit 1; fi; \
 	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing
+	@$(MAKE) --no-print-directory deps-qemu
+
+# SMP guests under icount need QEMU 8.1 or later (7.2's icount scheduler never
+# runs the second vCPU).  Debian 12 ships 7.2; its backports carry a newer one.
+BPO = /etc/apt/sources.list.d/tbisect-bookworm-backports.sources
+deps-qemu:
+	@v=$$(dpkg-query -W -f='$${Version}' qemu-system-x86 2>/dev/null); \
+	if dpkg --compare-versions "$$v" ge 1:8.1~; then exit 0; fi; \
+	codename=$$(. /etc/os-release && echo "$$VERSION_CODENAME"); \
+	if [ "$$codename" != bookworm ]; then \
+	  echo "deps: qemu-system-x86 $$v is older than 8.1: SMP > 1 in icount mode will be refused"; exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then \
+	  echo "deps: qemu-system-x86 $$v is older than 8.1; as root, enable bookworm-backports and run:"; \
+	  echo "deps:   apt-get install -t bookworm-backports qemu-system-x86"; exit 1; fi; \
+	if ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/; then \
+	  echo "deps: enabling Debian's bookworm-backports in $(BPO) for QEMU 8.1 or later"; \
+	  printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' >$(BPO); fi; \
+	echo "deps: qemu-system-x86 $$v is older than 8.1: installing it from bookworm-backports"; \
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends -t bookworm-backports qemu-system-x86
 
 bisect: deps tbisect
 	./tbisect prepare

@@ -41,9 +41,27 @@ static int init(struct bench *be, const struct conf *c, struct tree *tree, const
 	return 0;
 }
 
+/* The QEMU is known, and can run this guest, before anything is built. */
+static int probe_qemu(struct bench *be)
+{
+	char why[512];
+
+	if (vm_qemu_probe(be->conf->qemu, &be->qemu) < 0)
+		return -1;
+	if (vm_qemu_check(be->conf, &be->qemu, why, sizeof(why)) < 0)
+		return error("%s", why);
+	return 0;
+}
+
 int bench_init(struct bench *be, const struct conf *c, struct tree *tree)
 {
-	return init(be, c, tree, tree->outname);
+	if (init(be, c, tree, tree->outname) < 0)
+		return -1;
+	if (probe_qemu(be) < 0) {
+		bench_release(be);
+		return -1;
+	}
+	return 0;
 }
 
 int bench_init_git(struct bench *be, const struct conf *c, struct tree *tree)
@@ -58,28 +76,35 @@ int bench_init_git(struct bench *be, const struct conf *c, struct tree *tree)
 	outname = xasprintf("build-git-%.12s", key);
 	ret = init(be, c, tree, outname);
 	free(outname);
+	if (ret == 0 && probe_qemu(be) < 0) {
+		bench_release(be);
+		ret = -1;
+	}
 	return ret;
 }
 
 void bench_params(const struct conf *c, struct bisect_params *p)
 {
 	bisect_params_default(p);
-	p->deterministic = c->mode == MODE_ICOUNT;
+	p->deterministic = c->mode == MODE_ICOUNT && !vm_seeded(c);
 	p->threshold = c->threshold;
 	p->alpha = c->alpha;
 	p->runs_min = (int)c->runs_min;
 	p->runs_max = (int)(c->runs_max > c->runs_min ? c->runs_max : c->runs_min);
 	p->step = (int)c->culprit_step;
+	p->floor = c->culprit_floor;
 }
 
-void bench_identity(const struct conf *c, enum conf_accel accel, struct bench_identity *id)
+void bench_identity(const struct conf *c, enum conf_accel accel, const char *qemu,
+		    struct bench_identity *id)
 {
 	if (c->mode == MODE_ICOUNT)
-		id->mode = xasprintf("icount shift=%ld", c->shift);
+		id->mode = xasprintf("icount shift=%ld qemu=%s", c->shift, qemu);
 	else
-		id->mode = xasprintf("wallclock accel=%s", conf_accel_name(accel));
-	id->params = xasprintf("clients=%ld seconds=%ld smp=%ld mem=%ld feat=%s", c->clients,
-			       c->seconds, c->smp, c->memory_mb, c->feat);
+		id->mode = xasprintf("wallclock accel=%s qemu=%s", conf_accel_name(accel), qemu);
+	id->params = xasprintf("clients=%ld seconds=%ld smp=%ld mem=%ld feat=%s cgdepth=%ld%s",
+			       c->clients, c->seconds, c->smp, c->memory_mb, c->feat, c->cgroup_depth,
+			       vm_seeded(c) ? " seeded" : "");
 }
 
 void bench_identity_release(struct bench_identity *id)
@@ -132,7 +157,10 @@ const char *bench_mode(struct bench *be)
 {
 	static char buf[64];
 
-	if (be->conf->mode == MODE_ICOUNT)
+	if (vm_seeded(be->conf))
+		snprintf(buf, sizeof(buf), "icount shift=%ld (TCG, SMP %ld: a seed per run)",
+			 be->conf->shift, be->conf->smp);
+	else if (be->conf->mode == MODE_ICOUNT)
 		snprintf(buf, sizeof(buf), "icount shift=%ld (TCG, deterministic)", be->conf->shift);
 	else
 		snprintf(buf, sizeof(buf), "wall-clock (%s)",
@@ -148,7 +176,7 @@ static void measure_key(struct bench *be, const char *kernel_sha, char *key)
 	struct bench_identity id;
 
 	/* The accelerator is resolved (kvm or tcg) before any key is made. */
-	bench_identity(be->conf, be->accel, &id);
+	bench_identity(be->conf, be->accel, be->qemu.version, &id);
 	util_hash_addstr(h, "tbisect-measure-2");
 	util_hash_addstr(h, kernel_sha);
 	util_hash_addstr(h, be->image_key);
@@ -483,6 +511,8 @@ static int start_run(struct bench *be, struct slot *s, int i, int inflight)
 	s->o.log = s->log;
 	s->o.accel = be->accel;
 	s->o.icount = be->conf->mode == MODE_ICOUNT;
+	/* Run k of every state gets seed k: the states' samples are paired. */
+	s->o.seed = vm_seeded(be->conf) ? n + nf + 1 + inflight : 0;
 	info("run: %s, run %d, %s, elapsed %.0f s", t->label, n + nf + 1 + inflight, bench_mode(be),
 	     util_now() - be->t_start);
 	if (vm_start(&s->o, &s->job) < 0) {
@@ -536,9 +566,17 @@ static int finish_run(struct bench *be, struct slot *s)
 	rec.timestamp = (long)time(NULL);
 	rec.version = TBISECT_VERSION;
 	rec.reason = r.status == VM_OK ? "-" : r.reason;
+	rec.guest_cpus = r.guest_cpus;
+	rec.cgroup_depth = r.cgroup_depth;
+	rec.qemu = be->qemu.version;
 	s->i = -1;	/* job released by vm_finish */
 	if (store_append(&be->store, &rec) < 0)
 		goto out;
+	if (r.status == VM_BAD_GUEST) {
+		/* Every state would fail the same way: a setup error, not a skip. */
+		error("run of %s: %s (console log kept: %s)", t->label, r.reason, s->log);
+		goto out;
+	}
 	if (r.status == VM_OK)
 		info("run: %s: %.3f MB/s (%s; boot %.1f s, tbench %.1f s)", t->label, r.mbps,
 		     bench_mode(be), r.boot_s, r.bench_s);

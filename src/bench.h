@@ -26,6 +26,7 @@
 #include "conf.h"
 #include "store.h"
 #include "tree.h"
+#include "vm.h"
 
 #define BENCH_MAX_VMS 16
 
@@ -51,6 +52,7 @@ struct bench {
 	char image_key[65];
 	enum conf_accel accel;
 	int accel_known;
+	struct vm_qemu qemu;	/* probed by bench_init() */
 	struct bench_target *t;
 	int n;
 	/* Counters of this process, for the summary and the benchmarks. */
@@ -62,18 +64,22 @@ struct bench {
 };
 
 /* Measurement identity: what must match for two figures to be compared.
- * mode: "icount shift=N" or "wallclock accel=kvm|tcg|auto"; params: the
- * benchmark parameters.  Both owned; bench_identity_release() frees them. */
+ * mode: "icount shift=N qemu=V" or "wallclock accel=kvm|tcg|auto qemu=V"
+ * (V: QEMU's MAJOR.MINOR); params: the benchmark parameters.  Both owned;
+ * bench_identity_release() frees them. */
 struct bench_identity {
 	char *mode;
 	char *params;
 };
-void bench_identity(const struct conf *c, enum conf_accel accel, struct bench_identity *id);
+void bench_identity(const struct conf *c, enum conf_accel accel, const char *qemu,
+		    struct bench_identity *id);
 void bench_identity_release(struct bench_identity *id);
 /* The engine's parameters from the configuration. */
 void bench_params(const struct conf *c, struct bisect_params *p);
 
-/* One target per state of tree.  0, or -1 (reported; nothing to release).
+/* One target per state of tree; asks QEMU its version, and refuses (before
+ * anything is built) a QEMU that is missing or cannot run the configured
+ * guest.  0, or -1 (reported; nothing to release).
  * In TREE mode (tree->user) the build directory is WORKDIR/git/KEY/build,
  * beside the clone. */
 int bench_init(struct bench *be, const struct conf *c, struct tree *tree);

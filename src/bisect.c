@@ -218,7 +218,7 @@ static int compare(struct bisect *b, int a, int bb, struct cmp *c)
 		c->a_v = bisect_value(b, a);
 		c->b_v = bisect_value(b, bb);
 		c->change = (c->b_v - c->a_v) / c->a_v;
-		c->differ = fabs(c->change) > b->p.threshold;
+		c->differ = fabs(c->change) > (b->listing ? bisect_floor(b) : b->p.threshold);
 		c->p = NAN;
 		return 0;
 	}
@@ -652,7 +652,8 @@ int bisect_run(struct bisect *b, int good, int bad, struct bisect_result *res)
 static void add_change(struct bisect *b, int parent, int state, const struct cmp *c)
 {
 	b->chg = xrealloc(b->chg, (size_t)(b->nchg + 1) * sizeof(*b->chg));
-	b->chg[b->nchg++] = (struct bisect_change){ state, parent, c->a_v, c->b_v, c->change, c->p };
+	b->chg[b->nchg++] = (struct bisect_change){ state, parent, c->a_v, c->b_v, c->change, c->p,
+						    fabs(c->change) <= b->p.threshold };
 }
 
 /* Recursively splits a..b while its ends differ.  0 or -2 (aborted). */
@@ -702,7 +703,26 @@ static int cmp_change(const void *x, const void *y)
 	return ((const struct bisect_change *)x)->state - ((const struct bisect_change *)y)->state;
 }
 
+double bisect_floor(const struct bisect *b)
+{
+	if (b->p.deterministic && !b->switched && b->p.floor > 0 && b->p.floor < b->p.threshold)
+		return b->p.floor;
+	return b->p.threshold;
+}
+
+static int culprits_walk(struct bisect *b, int good, int bad);
+
 int bisect_culprits(struct bisect *b, int good, int bad)
+{
+	int r;
+
+	b->listing = 1;
+	r = culprits_walk(b, good, bad);
+	b->listing = 0;
+	return r;
+}
+
+static int culprits_walk(struct bisect *b, int good, int bad)
 {
 	int a = good, step = b->p.step > 0 ? b->p.step : 1;
 

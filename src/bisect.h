@@ -93,6 +93,10 @@ struct bisect_params {
 	int runs_min, runs_max;
 	int max_fail;		/* failed runs before a state is skipped */
 	int step;		/* culprits: initial grid step */
+	/* culprits, deterministic rule: the smallest change listed (0 = the
+	 * threshold); changes between it and the threshold are marked small.
+	 * One icount run measures a change of a few tenths of a percent. */
+	double floor;
 };
 
 enum bisect_status {
@@ -122,6 +126,7 @@ struct bisect_result {
 struct bisect_change {
 	int state, parent;	/* parent < state; state-parent > 1: ambiguous */
 	double from, to, change, p;
+	int small;		/* |change| <= threshold (above the floor) */
 };
 
 struct bisect {
@@ -132,6 +137,7 @@ struct bisect {
 	char *skip;
 	int runs, aborted, low_conf;
 	int switched;		/* deterministic rule gave way to the noisy one */
+	int listing;		/* in bisect_culprits(): the floor applies */
 	struct bisect_change *chg;
 	int nchg;
 	double mde;
@@ -144,7 +150,8 @@ void bisect_init(struct bisect *b, const struct bisect_ops *ops, void *ctx, int 
  * -1 when aborted. */
 int bisect_run(struct bisect *b, int good, int bad, struct bisect_result *res);
 /* Finds every state in good..bad whose throughput differs from its parent
- * by more than the threshold, into b->chg/b->nchg (sorted).  0 or -1. */
+ * by more than the threshold (by more than the floor under the
+ * deterministic rule), into b->chg/b->nchg (sorted).  0 or -1. */
 int bisect_culprits(struct bisect *b, int good, int bad);
 /* Runs state i through ops until it has want successful samples.  Returns
  * their count with *v as ops->samples gives it, 0 when the state is unusable
@@ -156,6 +163,9 @@ double bisect_value(struct bisect *b, int i);
 /* Writes the verdict of a bisect_run() in words. */
 void bisect_print(struct bisect *b, const struct bisect_result *res, FILE *f);
 const char *bisect_rule(const struct bisect *b);
+/* The smallest change bisect_culprits() lists: the floor under the
+ * deterministic rule when set, else the threshold. */
+double bisect_floor(const struct bisect *b);
 void bisect_result_release(struct bisect_result *res);
 void bisect_release(struct bisect *b);
 

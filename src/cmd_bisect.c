@@ -218,7 +218,7 @@ static int bisect_git(struct cmd_ctx *x, int argc, char **argv)
 		report_release(&rep);
 	if (gs.have_be) {
 		struct bisect_result *l = &r.last;
-		struct bisect_change c = { l->culprit, l->parent, 0, 0, l->change, 0 };
+		struct bisect_change c = { l->culprit, l->parent, 0, 0, l->change, 0, 0 };
 
 		if (r.status != HIST_ABORTED && r.status != HIST_MERGE)
 			cmd_draw(x, &gs.be, 0, x->tree.n - 1, &c, l->culprit >= 0 ? 1 : 0);
@@ -267,7 +267,7 @@ int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
 	else
 		report_release(&rep);
 	if (res.status != BISECT_ABORTED) {
-		struct bisect_change c = { res.culprit, res.parent, 0, 0, res.change, 0 };
+		struct bisect_change c = { res.culprit, res.parent, 0, 0, res.change, 0, 0 };
 
 		cmd_draw(x, &be, good, bad, &c, res.culprit >= 0 ? 1 : 0);
 	}
@@ -279,29 +279,44 @@ int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
 
 /* Finds and prints every change in good..bad; b is initialised here and
  * released by the caller either way.  0 or -1. */
-static int run_culprits(struct cmd_ctx *x, struct bench *be, struct bisect *b, int good, int bad)
+/* The list culprits prints: every change above the floor, the ones not
+ * above the threshold marked small. */
+static void print_changes(struct cmd_ctx *x, struct bench *be, const struct bisect *b, int good,
+			  int bad)
 {
-	struct bisect_params p;
+	double floor = bisect_floor(b);
 	int i;
 
-	bench_params(&x->conf, &p);
-	bisect_init(b, &bench_ops, be, x->tree.n, &p);
-	info("culprits: searching %d..%d, grid step %d, threshold %.2f%%, mode %s", good, bad,
-	     p.step, 100 * p.threshold, bench_mode(be));
-	if (bisect_culprits(b, good, bad) < 0)
-		return -1;
-	printf("changes above %.2f%% between %s and %s (%s):\n", 100 * p.threshold,
-	       bench_label(be, good), bench_label(be, bad), bench_mode(be));
+	if (floor < b->p.threshold)
+		printf("changes above %.2f%% between %s and %s (%s; 'small': not above the %.2f%% "
+		       "threshold):\n", 100 * floor, bench_label(be, good), bench_label(be, bad),
+		       bench_mode(be), 100 * b->p.threshold);
+	else
+		printf("changes above %.2f%% between %s and %s (%s):\n", 100 * floor,
+		       bench_label(be, good), bench_label(be, bad), bench_mode(be));
 	if (!b->nchg)
 		printf("  none\n");
 	for (i = 0; i < b->nchg; i++) {
 		const struct bisect_change *c = &b->chg[i];
 
-		printf("  %-11s state %-3d %+7.2f%%  %.3f -> %.3f MB/s  %s%s\n",
+		printf("  %-11s state %-3d %+7.2f%%  %.3f -> %.3f MB/s  %s%s%s\n",
 		       c->change < 0 ? "regression" : "improvement", c->state, 100 * c->change, c->from,
-		       c->to, x->tree.state[c->state].subject,
+		       c->to, x->tree.state[c->state].subject, c->small ? "  (small)" : "",
 		       c->state - c->parent > 1 ? "  (among skipped states)" : "");
 	}
+}
+
+static int run_culprits(struct cmd_ctx *x, struct bench *be, struct bisect *b, int good, int bad)
+{
+	struct bisect_params p;
+
+	bench_params(&x->conf, &p);
+	bisect_init(b, &bench_ops, be, x->tree.n, &p);
+	info("culprits: searching %d..%d, grid step %d, threshold %.2f%%, listing from %.2f%%, mode %s",
+	     good, bad, p.step, 100 * p.threshold, 100 * bisect_floor(b), bench_mode(be));
+	if (bisect_culprits(b, good, bad) < 0)
+		return -1;
+	print_changes(x, be, b, good, bad);
 	return 0;
 }
 
@@ -309,7 +324,7 @@ static int run_culprits(struct cmd_ctx *x, struct bench *be, struct bisect *b, i
 static void report_culprits(struct cmd_ctx *x, struct bench *be, const struct bisect *b, int good,
 			    int bad, struct report *rep)
 {
-	int i, nreg = 0;
+	int i, nreg = 0, nsmall = 0;
 
 	cmd_report_init(x, be, rep, "culprits", good, bad);
 	for (i = 0; i < b->nchg; i++) {
@@ -317,13 +332,19 @@ static void report_culprits(struct cmd_ctx *x, struct bench *be, const struct bi
 		const char *id = x->tree.user ? x->tree.state[c->state].commit : bench_label(be, c->state);
 
 		report_add_change(rep, id, x->tree.state[c->state].subject, c->from, c->to, c->change);
-		if (c->change < 0 && !nreg++) {
+		if (c->change < 0 && !c->small && !nreg++) {
 			report_set(rep, REPORT_CULPRIT, id);
 			report_set(rep, REPORT_SUBJECT, x->tree.state[c->state].subject);
 		}
+		nsmall += c->small;
 	}
-	report_setf(rep, REPORT_VERDICT, "%d changes above %.2f%%, %d of them regressions", b->nchg,
-		    100 * b->p.threshold, nreg);
+	if (nsmall)
+		report_setf(rep, REPORT_VERDICT, "%d changes above %.2f%%: %d regressions above the "
+			    "%.2f%% threshold, %d small changes below it", b->nchg,
+			    100 * bisect_floor(b), nreg, 100 * b->p.threshold, nsmall);
+	else
+		report_setf(rep, REPORT_VERDICT, "%d changes above %.2f%%, %d of them regressions",
+			    b->nchg, 100 * b->p.threshold, nreg);
 	cmd_report_cost(rep, be);	/* be is gone when the report is saved */
 }
 
@@ -378,7 +399,8 @@ int cmd_culprits(struct cmd_ctx *x, int argc, char **argv)
 	for (i = 0; ret == EXIT_OK && x->tree.user && i < b.nchg; i++) {
 		const struct bisect_change *c = &b.chg[i];
 
-		if (!x->tree.state[c->state].merge)
+		/* Like bisect, it descends for regressions above the threshold. */
+		if (!x->tree.state[c->state].merge || c->small)
 			continue;
 		if (c->change > 0) {
 			printf("merge %s improved throughput: bisect looks for regressions and does not "

@@ -19,14 +19,18 @@ static char *baseline_path(const struct conf *c)
 }
 
 /* The comparability fields of the current configuration.  The configured
- * accelerator: it is known before anything is measured. */
-static void current_identity(const struct conf *c, struct check_baseline *b)
+ * accelerator: it is known before anything is measured.  0, or -1 when
+ * QEMU does not answer (reported). */
+static int current_identity(const struct conf *c, struct check_baseline *b)
 {
 	struct bench_identity id;
+	struct vm_qemu q;
 	char cfg[65];
 
 	memset(b, 0, sizeof(*b));
-	bench_identity(c, c->accel, &id);
+	if (vm_qemu_probe(c->qemu, &q) < 0)
+		return -1;
+	bench_identity(c, c->accel, q.version, &id);
 	b->version = xstrdup(TBISECT_VERSION);
 	b->major = TBISECT_MAJOR;
 	b->mode = id.mode;
@@ -34,6 +38,7 @@ static void current_identity(const struct conf *c, struct check_baseline *b)
 	if (util_sha256_file(c->kconfig, cfg) < 0)
 		snprintf(cfg, sizeof(cfg), "unreadable");
 	b->config = xstrdup(cfg);
+	return 0;
 }
 
 int cmd_baseline(struct cmd_ctx *x, int argc, char **argv)
@@ -49,13 +54,12 @@ int cmd_baseline(struct cmd_ctx *x, int argc, char **argv)
 	if (s < 0 || bench_init(&be, c, &x->tree) < 0)
 		return EXIT_ERROR;
 	n = bench_gather(&be, s, &v);
-	if (n <= 0) {
+	if (n <= 0 || current_identity(c, &b) < 0) {
 		if (n == 0)
 			error("baseline state %s cannot be built or booted", bench_label(&be, s));
 		bench_release(&be);
 		return cmd_exit(EXIT_ERROR);
 	}
-	current_identity(c, &b);
 	b.state = s;
 	b.name = xstrdup(x->tree.state[s].name);
 	b.v = xmalloc((size_t)n * sizeof(double));
@@ -137,7 +141,10 @@ static int load_baseline(const struct conf *c, struct check_baseline *base)
 	}
 	if (check_baseline_parse(base, path, text) < 0)
 		goto out;
-	current_identity(c, &cur);
+	if (current_identity(c, &cur) < 0) {
+		check_baseline_release(base);
+		goto out;
+	}
 	why = check_incompatible(base, &cur);
 	check_baseline_release(&cur);
 	if (why) {

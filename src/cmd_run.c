@@ -190,7 +190,7 @@ static int adjacent_changes(struct bisect *b, int good, int bad, int gaps,
 			c = (v - pv) / pv;
 			if (fabs(c) > b->p.threshold) {
 				*chg = xrealloc(*chg, (size_t)(n + 1) * sizeof(**chg));
-				(*chg)[n++] = (struct bisect_change){ i, prev, pv, v, c, 0 };
+				(*chg)[n++] = (struct bisect_change){ i, prev, pv, v, c, 0, 0 };
 			}
 		}
 		prev = i;

@@ -36,7 +36,8 @@ static const struct key keys[] = {
 	{ "MODE", K_MODE, F(mode), 0, 0, "icount | wallclock" },
 	{ "ACCEL", K_ACCEL, F(accel), 0, 0, "auto | kvm | tcg (wall-clock mode)" },
 	{ "SHIFT", K_LONG, F(shift), 0, 10, "icount shift (ns per instruction = 2^SHIFT)" },
-	{ "SMP", K_LONG, F(smp), 1, 64, "guest CPUs" },
+	{ "SMP", K_LONG, F(smp), 1, 8, "guest CPUs (ACPI lists them; a run that sees another count fails)" },
+	{ "CGROUP_DEPTH", K_LONG, F(cgroup_depth), 0, 8, "cgroup levels tbench runs in, cpu controller on (0 = root, 3 = user.slice/user-1000.slice/session-1.scope)" },
 	{ "MEMORY", K_LONG, F(memory_mb), 64, 65536, "guest memory, MiB" },
 	{ "JOBS", K_LONG, F(jobs), 0, 1024, "make -j (0 = number of cores)" },
 	{ "VMS", K_LONG, F(vms), 0, 16, "VMs run side by side in icount mode (0 = number of cores)" },
@@ -47,6 +48,7 @@ static const struct key keys[] = {
 	{ "RUNS_MIN", K_LONG, F(runs_min), 1, 1000, "first runs per state (wall-clock mode)" },
 	{ "RUNS_MAX", K_LONG, F(runs_max), 1, 1000, "most runs per state (wall-clock mode)" },
 	{ "CULPRIT_STEP", K_LONG, F(culprit_step), 1, 1000, "grid step of the culprit search" },
+	{ "CULPRIT_FLOOR", K_PERCENT, F(culprit_floor), 0.0001, 0.9, "icount: culprits lists changes above this (the repeat spread tests allow); below THRESHOLD they are marked small" },
 	{ "CHECK_BISECT", K_BOOL, F(check_bisect), 0, 0, "nightly check searches the culprit" },
 	{ "SCHED_FEATURES", K_STR, F(feat), 0, 0, "sched features to set in the guest" },
 	{ "QEMU", K_STR, F(qemu), 0, 0, "QEMU binary" },
@@ -133,6 +135,8 @@ void conf_init(struct conf *c)
 	c->runs_min = 3;
 	c->runs_max = 30;
 	c->culprit_step = 4;
+	c->culprit_floor = 0.0005;
+	c->cgroup_depth = 3;
 	c->check_bisect = 1;
 	c->feat = xstrdup("");
 	c->qemu = xstrdup("qemu-system-x86_64");

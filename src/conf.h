@@ -40,12 +40,14 @@ struct conf {
 	enum conf_mode mode;
 	enum conf_accel accel;
 	long shift, smp, memory_mb, jobs;
+	long cgroup_depth;	/* cgroup levels tbench runs in, 0 = root */
 	long vms;		/* VMs at once in icount mode, 0 = cores */
 	long build_timeout, boot_timeout;
 	double threshold;	/* relative change, 0.01 = 1% */
 	double alpha;		/* significance level (wall-clock mode) */
 	long runs_min, runs_max;
 	long culprit_step;	/* grid step of the culprit search */
+	double culprit_floor;	/* icount culprits: smallest change listed */
 	int check_bisect;	/* nightly: search culprit on regression */
 	char *feat;		/* sched features set in the guest, "" none */
 	char *qemu;		/* qemu binary */

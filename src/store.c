@@ -42,11 +42,13 @@ static const struct field fields[] = {
 	{ "seconds", F_LONG, R(seconds) },	{ "build_s", F_SECS, R(build_s) },
 	{ "boot_s", F_SECS, R(boot_s) },	{ "bench_s", F_SECS, R(bench_s) },
 	{ "timestamp", F_LONG, R(timestamp) },	{ "version", F_STR, R(version) },
-	{ "reason", F_STR, R(reason) },
+	{ "reason", F_STR, R(reason) },		{ "guest_cpus", F_LONG, R(guest_cpus) },
+	{ "cgroup_depth", F_LONG, R(cgroup_depth) },	{ "qemu", F_STR, R(qemu) },
 };
 #undef R
 #define NFIELDS ARRAY_SIZE(fields)
 #define CHECK_LEN 12
+#define NFIELDS_V1 17	/* the format before guest_cpus, cgroup_depth, qemu */
 
 void store_init(struct store *s, const char *path)
 {
@@ -62,6 +64,7 @@ static void rec_free(struct store_rec *r)
 	free(r->accel);
 	free(r->version);
 	free(r->reason);
+	free(r->qemu);
 }
 
 void store_release(struct store *s)
@@ -161,6 +164,7 @@ static void add_rec(struct store *s, const struct store_rec *r)
 	d->accel = xstrdup(r->accel ? r->accel : "-");
 	d->version = xstrdup(r->version ? r->version : TBISECT_VERSION);
 	d->reason = xstrdup(r->reason ? r->reason : "-");
+	d->qemu = xstrdup(r->qemu ? r->qemu : "-");
 }
 
 /* Parses text into field f of r (strings borrowed from text); 0 or -1. */
@@ -207,9 +211,14 @@ static int parse_line(char *line, struct store_rec *r)
 		return -1;
 	line[len - CHECK_LEN - 1] = '\0';
 	memset(r, 0, sizeof(*r));
-	for (k = 0; k < NFIELDS; k++)
+	r->guest_cpus = 1;
+	r->cgroup_depth = 0;
+	for (k = 0; k < NFIELDS; k++) {
+		if (!p && k == NFIELDS_V1)
+			return 0;
 		if (!p || field_parse(r, &fields[k], strsep(&p, "\t")) < 0)
 			return -1;
+	}
 	return p ? -1 : 0;
 }
 

@@ -7,7 +7,9 @@
  * column is a checksum of the rest of the line, so a line torn by a crash,
  * a kill or a full disk is detected on read, reported with a warning and
  * ignored.  Before appending, a file not ending in a newline gets one, so a
- * torn tail never swallows the next record.
+ * torn tail never swallows the next record.  Lines of the format before
+ * guest_cpus, cgroup_depth and qemu were added are read with 1, 0 and "-":
+ * those guests had one CPU and no cgroups; their QEMU is not known.
  *
  *	struct store s;
  *	store_init(&s, path);
@@ -36,6 +38,9 @@ struct store_rec {
 	long timestamp;
 	char *version;
 	char *reason;		/* why a run failed, "-" when ok */
+	long guest_cpus;	/* CPUs the guest saw, -1 unknown */
+	long cgroup_depth;	/* cgroup levels tbench ran in, -1 unknown */
+	char *qemu;		/* QEMU's MAJOR.MINOR that ran it, "-" unknown */
 };
 
 struct store {

@@ -17,9 +17,77 @@ const char *vm_status_name(enum vm_status s)
 	case VM_TIMEOUT: return "timeout";
 	case VM_NO_RESULT: return "no-result";
 	case VM_BAD_RESULT: return "bad-result";
+	case VM_BAD_GUEST: return "bad-guest";
 	case VM_QEMU_FAIL: return "qemu-failed";
 	}
 	return "unknown";
+}
+
+int vm_parse_qemu_version(const char *text, struct vm_qemu *q)
+{
+	static const char prefix[] = "QEMU emulator version ";
+	char num[32], *part[3], *p;
+	long *field[3] = { &q->major, &q->minor, &q->micro };
+	size_t n;
+	int k;
+
+	if (strncmp(text, prefix, sizeof(prefix) - 1))
+		return -1;
+	text += sizeof(prefix) - 1;
+	n = strcspn(text, " \n");
+	if (n == 0 || n >= sizeof(num))
+		return -1;
+	memcpy(num, text, n);
+	num[n] = '\0';
+	p = num;
+	for (k = 0; k < 3; k++) {
+		part[k] = strsep(&p, ".");
+		if (!part[k] || util_parse_long(part[k], field[k]) < 0 || *field[k] < 0)
+			return -1;
+	}
+	if (p)
+		return -1;
+	snprintf(q->version, sizeof(q->version), "%ld.%ld", q->major, q->minor);
+	return 0;
+}
+
+int vm_qemu_probe(const char *qemu, struct vm_qemu *q)
+{
+	const char *argv[] = { qemu, "--version", NULL };
+	char *out = NULL;
+	int st;
+
+	st = run_capture(argv, NULL, &out);
+	if (st == RUN_ERR_EXEC || st == RUN_ERR_SETUP) {
+		error("cannot run %s; install it with: apt-get install qemu-system-x86", qemu);
+		free(out);
+		return -1;
+	}
+	if (st != 0 || !out || vm_parse_qemu_version(out, q) < 0) {
+		error("%s --version did not name a QEMU version (%s)", qemu,
+		      st != 0 ? run_strstatus(st) : "unexpected output");
+		free(out);
+		return -1;
+	}
+	free(out);
+	return 0;
+}
+
+int vm_seeded(const struct conf *c)
+{
+	return c->mode == MODE_ICOUNT && c->smp > 1;
+}
+
+int vm_qemu_check(const struct conf *c, const struct vm_qemu *q, char *why, size_t size)
+{
+	if (c->mode != MODE_ICOUNT || c->smp < 2 || q->major > 8 || (q->major == 8 && q->minor >= 1))
+		return 0;
+	snprintf(why, size,
+		 "SMP = %ld in icount mode needs QEMU 8.1 or later; %s is %ld.%ld.%ld, whose icount "
+		 "scheduler never runs the second vCPU (the guest hangs in SMP bring-up). Debian 12: "
+		 "make deps installs qemu-system-x86 from bookworm-backports; or set SMP = 1",
+		 c->smp, c->qemu, q->major, q->minor, q->micro);
+	return -1;
 }
 
 void vm_opts_init(struct vm_opts *o, const struct conf *c)
@@ -30,6 +98,7 @@ void vm_opts_init(struct vm_opts *o, const struct conf *c)
 	o->icount = c->mode == MODE_ICOUNT;
 	o->shift = c->shift;
 	o->smp = c->smp;
+	o->cgroup_depth = c->cgroup_depth;
 	o->memory_mb = c->memory_mb;
 	o->clients = c->clients;
 	o->seconds = c->seconds;
@@ -60,6 +129,72 @@ static void copy_line(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+/* The number that starts p and ends at a blank or the end, strictly. */
+static int token_long(const char *p, long *out)
+{
+	char tok[32];
+	size_t n = strcspn(p, " \t");
+
+	if (n == 0 || n >= sizeof(tok))
+		return -1;
+	memcpy(tok, p, n);
+	tok[n] = '\0';
+	return util_parse_long(tok, out);
+}
+
+/* "TBISECT-CPUS 2" and "TBISECT-CGROUP 0::/a/b/c" (depth 3, "0::/" 0). */
+static void parse_guest(const char *text, struct vm_result *r)
+{
+	const char *p;
+	char line[256], *q;
+
+	r->guest_cpus = r->cgroup_depth = -1;
+	if ((p = find_line(text, "TBISECT-CPUS "))) {
+		copy_line(line, sizeof(line), p + 13);
+		if (util_parse_long(util_trim(line), &r->guest_cpus) < 0)
+			r->guest_cpus = -1;
+	}
+	if ((p = find_line(text, "TBISECT-CGROUP "))) {
+		copy_line(line, sizeof(line), p + 15);
+		q = util_trim(line);
+		if (!strncmp(q, "0::/", 4)) {
+			char *save = NULL;
+
+			r->cgroup_depth = 0;
+			for (q = strtok_r(q + 3, "/", &save); q; q = strtok_r(NULL, "/", &save))
+				r->cgroup_depth++;
+		} else if (!strcmp(q, "none")) {
+			r->cgroup_depth = 0;	/* no cgroups in that kernel: the root */
+		}
+	}
+}
+
+void vm_check_guest(const struct vm_opts *o, struct vm_result *r)
+{
+	if (r->status != VM_OK || o->probe)
+		return;
+	if (r->guest_cpus != o->smp) {
+		r->status = VM_BAD_GUEST;
+		if (r->guest_cpus < 0)
+			snprintf(r->reason, sizeof(r->reason),
+				 "guest reported no CPU count (SMP = %ld); is IMAGE_INIT tbisect's?", o->smp);
+		else
+			snprintf(r->reason, sizeof(r->reason),
+				 "guest saw %ld CPU%s, SMP = %ld: its kernel needs CONFIG_SMP, CONFIG_ACPI and NR_CPUS >= %ld",
+				 r->guest_cpus, r->guest_cpus == 1 ? "" : "s", o->smp, o->smp);
+	} else if (r->cgroup_depth < 0) {
+		r->status = VM_BAD_GUEST;
+		snprintf(r->reason, sizeof(r->reason),
+			 "guest reported no cgroup of tbench (CGROUP_DEPTH = %ld); is IMAGE_INIT tbisect's?",
+			 o->cgroup_depth);
+	} else if (r->cgroup_depth != o->cgroup_depth) {
+		r->status = VM_BAD_GUEST;
+		snprintf(r->reason, sizeof(r->reason),
+			 "tbench ran %ld cgroup levels deep, CGROUP_DEPTH = %ld: its kernel needs CONFIG_CGROUPS and CONFIG_CGROUP_SCHED",
+			 r->cgroup_depth, o->cgroup_depth);
+	}
+}
+
 void vm_parse_console(const char *text, int probe, struct vm_result *r)
 {
 	static const char *const fatal[] = { "Kernel panic - not syncing", "Oops:", "BUG: ",
@@ -70,6 +205,7 @@ void vm_parse_console(const char *text, int probe, struct vm_result *r)
 	r->status = VM_OK;
 	r->mbps = 0;
 	r->reason[0] = '\0';
+	parse_guest(text, r);
 	for (i = 0; i < ARRAY_SIZE(fatal); i++) {
 		if ((p = strstr(text, fatal[i]))) {
 			r->status = VM_PANIC;
@@ -100,6 +236,7 @@ void vm_parse_console(const char *text, int probe, struct vm_result *r)
 	{
 		char line[256], *m, *rc, *end;
 		double v;
+		long code;
 
 		copy_line(line, sizeof(line), p);
 		rc = strstr(line, " rc=");
@@ -115,7 +252,7 @@ void vm_parse_console(const char *text, int probe, struct vm_result *r)
 			snprintf(r->reason, sizeof(r->reason), "unusable throughput: %.200s", line);
 			return;
 		}
-		if (rc && atoi(rc + 4) != 0) {
+		if (rc && (token_long(rc + 4, &code) < 0 || code != 0)) {
 			r->status = VM_BAD_RESULT;
 			snprintf(r->reason, sizeof(r->reason), "tbench failed: %.200s", line);
 			return;
@@ -159,9 +296,11 @@ int vm_start(const struct vm_opts *o, struct vm_job *j)
 	j->qlog = xasprintf("%s.qemu", o->log);
 	/* Same command line for every state: its bytes seed the guest's
 	 * entropy pool and so move the icount figure. */
-	j->append = xasprintf("console=ttyS0 quiet panic=-1 oops=panic tb.clients=%ld tb.seconds=%ld%s%s%s",
-			      o->clients, o->seconds, o->feat && *o->feat ? " tb.feat=" : "",
-			      o->feat ? o->feat : "", o->probe ? " tb.probe=1" : "");
+	j->seed = o->seed > 0 ? xasprintf(" tb.seed=%ld", o->seed) : xstrdup("");
+	j->append = xasprintf("console=ttyS0 quiet panic=-1 oops=panic tb.clients=%ld tb.seconds=%ld "
+			      "tb.cgdepth=%ld%s%s%s%s",
+			      o->clients, o->seconds, o->cgroup_depth, o->feat && *o->feat ? " tb.feat=" : "",
+			      o->feat ? o->feat : "", o->probe ? " tb.probe=1" : "", j->seed);
 	j->argv[i++] = o->qemu;
 	j->argv[i++] = "-nodefaults";
 	j->argv[i++] = "-display";
@@ -251,6 +390,7 @@ int vm_finish(struct vm_job *j, struct vm_result *r)
 		text = xstrdup("");
 	}
 	vm_parse_console(text, o->probe, r);
+	vm_check_guest(o, r);
 	if (st == RUN_ERR_TIMEOUT && r->status != VM_PANIC) {
 		r->status = VM_TIMEOUT;
 		snprintf(r->reason, sizeof(r->reason), "no exit within %.0f s; QEMU killed",
@@ -292,6 +432,7 @@ void vm_job_release(struct vm_job *j)
 	free(j->icount);
 	free(j->append);
 	free(j->qlog);
+	free(j->seed);
 	memset(j, 0, sizeof(*j));
 	j->cmd.pid = -1;
 }

@@ -31,6 +31,7 @@ enum vm_status {
 	VM_TIMEOUT,	/* deadline passed; QEMU killed */
 	VM_NO_RESULT,	/* guest ended without a result line */
 	VM_BAD_RESULT,	/* result line present but unusable */
+	VM_BAD_GUEST,	/* guest's CPUs or cgroup are not what was asked */
 	VM_QEMU_FAIL,	/* QEMU exited with an error */
 };
 
@@ -40,6 +41,8 @@ struct vm_opts {
 	enum conf_accel accel;	/* resolved: ACCEL_KVM or ACCEL_TCG */
 	int icount;
 	long shift, smp, memory_mb, clients, seconds;
+	long cgroup_depth;	/* cgroup levels the guest runs tbench in */
+	long seed;		/* > 0: "tb.seed=N" on the command line, see vm_seeded() */
 	const char *feat;
 	double timeout;
 	int probe;		/* boot only, print a probe line and exit */
@@ -51,6 +54,8 @@ struct vm_result {
 	double boot_s;		/* QEMU start to the guest's begin marker */
 	double bench_s;		/* begin marker to QEMU exit */
 	double wall_s;
+	long guest_cpus;	/* online CPUs the guest reported, -1 unknown */
+	long cgroup_depth;	/* levels of tbench's cgroup, -1 unknown */
 	char reason[256];
 	char kernel_release[128];
 };
@@ -66,7 +71,7 @@ struct vm_job {
 	struct run_cmd cmd;
 	struct vm_watch w;
 	const char *argv[40];
-	char *serial, *mem, *smp, *icount, *append, *qlog;
+	char *serial, *mem, *smp, *icount, *append, *qlog, *seed;
 };
 
 void vm_opts_init(struct vm_opts *o, const struct conf *c);
@@ -83,7 +88,38 @@ void vm_job_release(struct vm_job *j);
 /* Pure console parser, used by vm_run() and the unit tests: fills
  * status/mbps/reason/kernel_release from the console text. */
 void vm_parse_console(const char *text, int probe, struct vm_result *r);
+/* Pure: a VM_OK run whose guest reported another CPU count than o->smp,
+ * or another cgroup depth than o->cgroup_depth, becomes VM_BAD_GUEST with
+ * the reason.  A probe run is not checked. */
+void vm_check_guest(const struct vm_opts *o, struct vm_result *r);
 const char *vm_status_name(enum vm_status s);
+
+/* The QEMU that runs the guests.  Its version is part of every measurement's
+ * identity: two QEMU releases emulate the same kernel with other icount
+ * figures, and QEMU before 8.1 cannot run SMP guests under icount at all
+ * (its round-robin scheduler gives the whole budget to the next timer
+ * deadline to the first vCPU, and the second never runs: the guest hangs in
+ * SMP bring-up). */
+struct vm_qemu {
+	long major, minor, micro;
+	char version[32];	/* "MAJOR.MINOR", as measurements name it */
+};
+/* Whether runs under c are seeded: icount with SMP > 1.  Such a guest is
+ * exactly repeatable, yet any change to the kernel or the command line moves
+ * its figure by up to about 1% (two vCPUs interleave differently), so one
+ * run cannot judge a change near the threshold.  Run k of every kernel gets
+ * "tb.seed=k", a reproducible perturbation: repeats then sample that spread
+ * and the statistical rule judges them, and any run can be repeated
+ * exactly. */
+int vm_seeded(const struct conf *c);
+/* Pure: parses "QEMU emulator version 10.0.2 (Debian ...)" strictly.
+ * 0, or -1 when text is not that line. */
+int vm_parse_qemu_version(const char *text, struct vm_qemu *q);
+/* Runs `qemu --version`.  0, or -1 (reported: not installed, not QEMU). */
+int vm_qemu_probe(const char *qemu, struct vm_qemu *q);
+/* Pure: 0 when q can run the guest c asks for; -1 with the reason and the
+ * fix in why (SMP > 1 under icount needs QEMU 8.1 or later). */
+int vm_qemu_check(const struct conf *c, const struct vm_qemu *q, char *why, size_t size);
 /* Decides ACCEL_KVM or ACCEL_TCG for wall-clock runs: asked kvm is kvm,
  * tcg is tcg, auto boots kernel+initrd once under KVM and keeps KVM only if
  * the guest reached user space.  The answer is cached in cache_file. */

@@ -135,6 +135,59 @@ check "second measurement of state 4 did no kernel build" test -n "$(grep "cost:
 read -r a b < <(awk -F'\t' -v k=4 'NR>1 && $2==k && $5=="ok"{printf "%s ", $6} END{print ""}' "$W/results.tsv")
 check "icount repeats differ by < 0.05% ($a vs $b)" awk -v a="$a" -v b="$b" 'BEGIN{d=(a-b)/a; if(d<0)d=-d; exit !(b>0 && d < 0.0005)}'
 
+# --- the guest: SMP = 2 brings up 2 CPUs (ACPI), CGROUP_DEPTH = 3 runs
+# tbench in a systemd-like session scope; the results say what the guest saw.
+col() { awk -F'\t' -v f="$1" 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } { print $c[f] }' "$W/results.tsv" | tail -n "${2:-1}"; }
+tb -s SMP=2 -s CGROUP_DEPTH=3 measure -n 2 4
+check "SMP=2, CGROUP_DEPTH=3: measure exits 0 (got $st)" test "$st" = 0
+check "SMP = 2: the guest brought up 2 CPUs (guest_cpus of both runs: $(col guest_cpus 2 | tr '\n' ' '))" \
+  test "$(col guest_cpus 2 | tr '\n' ' ')" = "2 2 "
+log=$(ls -t "$W"/logs/run-*.log | head -1)
+check "CGROUP_DEPTH = 3: tbench ran in user.slice/user-1000.slice/session-1.scope (cgroup_depth $(col cgroup_depth))" \
+  test -n "$(grep -a "^TBISECT-CGROUP 0::/user.slice/user-1000.slice/session-1.scope" "$log")" -a "$(col cgroup_depth)" = 3
+has "a seed per run" && ok "SMP = 2 under icount: the mode says runs are seeded" || no "SMP = 2 under icount: the mode says runs are seeded"
+# Seeded runs are exact: with their records gone, runs 1 and 2 come again
+# with seeds 1 and 2 and the same figures.
+read -r a b < <(col mbps 2 | tr '\n' ' ')
+k2=$(col key)
+grep -v "^$k2"$'\t' "$W/results.tsv" >"$T/r.tsv" && mv "$T/r.tsv" "$W/results.tsv"
+tb -s SMP=2 -s CGROUP_DEPTH=3 measure -n 2 4
+read -r a2 b2 < <(col mbps 2 | tr '\n' ' ')
+check "SMP = 2 under icount: seeded runs repeat exactly ($a $b, then $a2 $b2)" \
+  test "$st" = 0 -a -n "$a" -a "$a $b" = "$a2 $b2" -a "$(col key)" = "$k2"
+tba results --format jsonl
+check "results export: guest_cpus and cgroup_depth in every JSON line" \
+  test "$st" = 0 -a "$(jq -r 'select(.guest_cpus == null or .cgroup_depth == null)' "$T/out" | wc -l)" = 0 -a \
+       "$(jq -r 'select(.guest_cpus == 2 and .cgroup_depth == 3) | .state' "$T/out" | sort -u)" = 4
+q=$(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([0-9]*\.[0-9]*\).*/\1/p')
+check "results name the QEMU that ran each run ($q)" \
+  test -n "$q" -a "$(jq -r 'select(.state == 4 and .guest_cpus == 2) | .qemu' "$T/out" | sort -u)" = "$q"
+printf '#!/bin/sh\necho "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)"\n' >"$T/qemu-7.2"
+chmod +x "$T/qemu-7.2"
+n1=$(nlines)
+tba -s "QEMU=$T/qemu-7.2" -s SMP=2 measure 5
+check "SMP = 2 under icount with QEMU 7.2: exit 2 before any build, names 8.1 and the fix" \
+  test "$st" = 2 -a -n "$(grep "needs QEMU 8.1 or later" "$T/out")" -a -n "$(grep "bookworm-backports" "$T/out")" \
+       -a -z "$(grep "build:" "$T/out")" -a "$(nlines)" = "$n1"
+tba -s QEMU=/nonexistent/qemu-system-x86_64 measure 5
+check "QEMU missing: exit 2, says what to install, nothing measured" \
+  test "$st" = 2 -a -n "$(grep "apt-get install qemu-system-x86" "$T/out")" -a "$(nlines)" = "$n1"
+printf '#!/bin/busybox sh\necho TBISECT-BEGIN\necho TBISECT-CPUS 1\necho "TBISECT-CGROUP 0::/"\necho "TBISECT-RESULT rc=0 mbps=50 clients=2"\n/bin/busybox reboot -f\n' >"$T/init-onecpu"
+tb -s "IMAGE_INIT=$T/init-onecpu" -s SMP=2 measure 4
+check "a guest that saw 1 CPU with SMP = 2: exit 2, not a skip, and says why" \
+  test "$st" = 2 -a -n "$(grep "guest saw 1 CPU, SMP = 2" "$T/out")"
+
+# --- culprits under the threshold: with THRESHOLD = 10%, hrtick (about -7%
+# on the default guest) is a change above the floor but "small".
+tb -s THRESHOLD=10% culprits 4 6
+check "culprits 4..6, threshold 10%: hrtick listed as a small regression, nothing else (exit $st)" \
+  test "$st" = 0 -a -n "$(grep -E "^  regression +state 5 .*\(small\)" "$T/out")" \
+       -a "$(grep -cE "^  (regression|improvement) " "$T/out")" = 1
+has "changes above 0.05%" && ok "culprits names the floor and the threshold" || no "culprits names the floor and the threshold"
+tb -s THRESHOLD=10% -s CULPRIT_FLOOR=9% culprits 4 6
+check "culprits 4..6 with the floor at 9%: none listed" \
+  test "$st" = 0 -a -n "$(grep "^  none" "$T/out")"
+
 # --- bisection over real kernels: 4 (good) .. 6 (bad), hrtick is 5.
 tb bisect
 check "bisect 4..6 exits 0" test "$st" = 0
@@ -180,7 +233,7 @@ check "results export as CSV: header is the TSV header, one line per run" \
   test "$st" = 0 -a "$(head -1 "$T/out")" = "$(head -1 "$W/results.tsv" | sed 's/\tcheck$//' | tr '\t' ',')" -a "$(wc -l <"$T/out")" = "$(( $(wc -l <"$T/want") + 1 ))"
 tba results --format tsv
 check "results export as TSV: the file without its check column" \
-  test "$st" = 0 -a -z "$(diff <(cut -f1-17 "$W/results.tsv") "$T/out")"
+  test "$st" = 0 -a -z "$(diff <(cut -f1-20 "$W/results.tsv") "$T/out")"
 
 # --- lock: a second instance refuses.
 ( flock -x 9; echo "pid 1, tbisect test-holder" >&9; sleep 20 ) 9>>"$W/lock" &

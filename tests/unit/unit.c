@@ -7,6 +7,7 @@
  * then "N passed, N failed" (tests).  Exits non-zero on any failure.
  * UNIT_STDERR=FILE sends the expected error messages there.
  */
+#include "bench.h"
 #include "bisect.h"
 #include "build.h"
 #include "check.h"
@@ -239,6 +240,44 @@ static struct store_rec mkrec(double mbps, int ok)
 	r.accel = "tcg";
 	r.reason = ok ? "-" : "panic";
 	return r;
+}
+
+static void test_store_v1(void)
+{
+	struct store_rec r = mkrec(101.25, 1);
+	struct store s;
+	char *line, *cut, *old;
+	char sum[65];
+	struct util_hash *h;
+
+	r.guest_cpus = 2;
+	r.cgroup_depth = 3;
+	r.qemu = "10.0";
+	line = store_format(&r);
+	store_init(&s, "mem");
+	CHECK(store_parse(&s, line) == 0 && s.n == 1);
+	CHECK(s.n == 1 && s.rec[0].guest_cpus == 2 && s.rec[0].cgroup_depth == 3 &&
+	      !strcmp(s.rec[0].qemu, "10.0"));
+	store_release(&s);
+	/* The same record as the old format wrote it: three columns fewer,
+	 * checksum (first 12 hex digits of SHA-256) over the rest. */
+	cut = strrchr(line, '\t');
+	*cut = '\0';
+	*strrchr(line, '\t') = '\0';
+	*strrchr(line, '\t') = '\0';
+	*strrchr(line, '\t') = '\0';
+	h = util_hash_new();
+	util_hash_add(h, line, strlen(line));
+	util_hash_hex(h, sum);
+	sum[12] = '\0';
+	old = xasprintf("%s\t%s\n", line, sum);
+	store_init(&s, "mem");
+	CHECK(store_parse(&s, old) == 0 && s.n == 1 && s.torn == 0);
+	CHECK(s.n == 1 && s.rec[0].guest_cpus == 1 && s.rec[0].cgroup_depth == 0 &&
+	      !strcmp(s.rec[0].qemu, "-"));
+	store_release(&s);
+	free(old);
+	free(line);
 }
 
 static void test_store(void)
@@ -565,6 +604,179 @@ static void test_bisect_cases(void)
 	p.deterministic = 1;
 }
 
+static void test_guest_check(void)
+{
+	static const char ok[] = "TBISECT-BEGIN\nTBISECT-CPUS 2\n"
+				 "TBISECT-CGROUP 0::/user.slice/user-1000.slice/session-1.scope\n"
+				 "TBISECT-RESULT rc=0 mbps=50.5 clients=2\n";
+	struct vm_opts o;
+	struct vm_result r;
+
+	memset(&o, 0, sizeof(o));
+	memset(&r, 0, sizeof(r));
+	o.smp = 2;
+	o.cgroup_depth = 3;
+	vm_parse_console(ok, 0, &r);
+	CHECK(r.guest_cpus == 2 && r.cgroup_depth == 3);
+	vm_check_guest(&o, &r);
+	CHECK(r.status == VM_OK);
+	/* The SMP = 2 guest that booted one CPU (no ACPI) fails, and says why. */
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-CPUS 1\nTBISECT-CGROUP 0::/a/b/c\n"
+			 "TBISECT-RESULT rc=0 mbps=50.5\n", 0, &r);
+	vm_check_guest(&o, &r);
+	CHECK(r.status == VM_BAD_GUEST && strstr(r.reason, "saw 1 CPU, SMP = 2"));
+	/* Root cgroup when 3 levels were asked; no cgroups at all is the root. */
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-CPUS 2\nTBISECT-CGROUP 0::/\n"
+			 "TBISECT-RESULT rc=0 mbps=50.5\n", 0, &r);
+	CHECK(r.cgroup_depth == 0);
+	vm_check_guest(&o, &r);
+	CHECK(r.status == VM_BAD_GUEST && strstr(r.reason, "0 cgroup levels"));
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-CPUS 1\nTBISECT-CGROUP none\n"
+			 "TBISECT-RESULT rc=0 mbps=50.5\n", 0, &r);
+	o.smp = 1;
+	o.cgroup_depth = 0;
+	vm_check_guest(&o, &r);
+	CHECK(r.status == VM_OK && r.cgroup_depth == 0);
+	/* An empty cgroup line (cgroup2 never mounted) is not the root. */
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-CPUS 1\nTBISECT-CGROUP \n"
+			 "TBISECT-RESULT rc=0 mbps=50.5\n", 0, &r);
+	vm_check_guest(&o, &r);
+	CHECK(r.cgroup_depth == -1 && r.status == VM_BAD_GUEST && strstr(r.reason, "no cgroup"));
+	/* An init that prints no count (an old IMAGE_INIT) is not taken for 1. */
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT rc=0 mbps=50.5\n", 0, &r);
+	vm_check_guest(&o, &r);
+	CHECK(r.guest_cpus == -1 && r.status == VM_BAD_GUEST);
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-CPUS 2x\nTBISECT-RESULT rc=0 mbps=1\n", 0, &r);
+	CHECK(r.guest_cpus == -1);
+	/* rc is parsed strictly: "rc=0x" is not success. */
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT rc=0x mbps=10\n", 0, &r);
+	CHECK(r.status == VM_BAD_RESULT);
+	/* A probe run is not checked. */
+	o.probe = 1;
+	o.smp = 4;
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-PROBE ok\n", 1, &r);
+	vm_check_guest(&o, &r);
+	CHECK(r.status == VM_OK);
+}
+
+static void test_qemu_version(void)
+{
+	struct vm_qemu q;
+	struct conf c;
+	char why[512];
+
+	CHECK(vm_parse_qemu_version("QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)\n"
+				    "Copyright (c) 2003-2022 Fabrice Bellard", &q) == 0);
+	CHECK(q.major == 7 && q.minor == 2 && q.micro == 22 && !strcmp(q.version, "7.2"));
+	CHECK(vm_parse_qemu_version("QEMU emulator version 10.0.2 (Debian 1:10.0.2+ds-2)", &q) == 0);
+	CHECK(q.major == 10 && q.minor == 0 && q.micro == 2 && !strcmp(q.version, "10.0"));
+	CHECK(vm_parse_qemu_version("QEMU emulator version 8.1.0\n", &q) == 0 && q.micro == 0);
+	/* Strict: no two-part, four-part, signed, empty or foreign versions. */
+	CHECK(vm_parse_qemu_version("QEMU emulator version 8.1", &q) < 0);
+	CHECK(vm_parse_qemu_version("QEMU emulator version 8.1.0.1", &q) < 0);
+	CHECK(vm_parse_qemu_version("QEMU emulator version 8.-1.0", &q) < 0);
+	CHECK(vm_parse_qemu_version("QEMU emulator version 8.1x.0", &q) < 0);
+	CHECK(vm_parse_qemu_version("QEMU emulator version ", &q) < 0);
+	CHECK(vm_parse_qemu_version("bash: qemu: not found", &q) < 0);
+	/* SMP under icount needs 8.1; SMP = 1, or wall-clock, runs on 7.2. */
+	conf_init(&c);
+	c.mode = MODE_ICOUNT;
+	c.smp = 2;
+	vm_parse_qemu_version("QEMU emulator version 7.2.22", &q);
+	CHECK(vm_qemu_check(&c, &q, why, sizeof(why)) < 0 && strstr(why, "needs QEMU 8.1") &&
+	      strstr(why, "7.2.22") && strstr(why, "bookworm-backports"));
+	vm_parse_qemu_version("QEMU emulator version 8.0.5", &q);
+	CHECK(vm_qemu_check(&c, &q, why, sizeof(why)) < 0);
+	vm_parse_qemu_version("QEMU emulator version 8.1.0", &q);
+	CHECK(vm_qemu_check(&c, &q, why, sizeof(why)) == 0);
+	vm_parse_qemu_version("QEMU emulator version 10.0.2", &q);
+	CHECK(vm_qemu_check(&c, &q, why, sizeof(why)) == 0);
+	vm_parse_qemu_version("QEMU emulator version 7.2.22", &q);
+	c.smp = 1;
+	CHECK(vm_qemu_check(&c, &q, why, sizeof(why)) == 0);
+	c.smp = 2;
+	c.mode = MODE_WALLCLOCK;
+	CHECK(vm_qemu_check(&c, &q, why, sizeof(why)) == 0);
+	conf_release(&c);
+}
+
+/* icount with SMP > 1 is seeded and judged by the statistical rule. */
+static void test_seeded(void)
+{
+	struct bisect_params p;
+	struct bench_identity a, b;
+	struct conf c;
+
+	conf_init(&c);
+	c.mode = MODE_ICOUNT;
+	c.smp = 1;
+	CHECK(!vm_seeded(&c));
+	bench_params(&c, &p);
+	CHECK(p.deterministic == 1);
+	bench_identity(&c, ACCEL_TCG, "10.0", &a);
+	c.smp = 2;
+	CHECK(vm_seeded(&c));
+	bench_params(&c, &p);
+	CHECK(p.deterministic == 0);
+	bench_identity(&c, ACCEL_TCG, "10.0", &b);
+	CHECK(strstr(b.params, " seeded") && !strstr(a.params, "seeded"));
+	CHECK(!strcmp(a.mode, "icount shift=1 qemu=10.0"));
+	bench_identity_release(&a);
+	bench_identity_release(&b);
+	c.mode = MODE_WALLCLOCK;
+	CHECK(!vm_seeded(&c));
+	bench_params(&c, &p);
+	CHECK(p.deterministic == 0);
+	conf_release(&c);
+}
+
+/* icount: one run measures a few tenths of a percent, so culprits lists
+ * changes down to the floor and marks those under the threshold small. */
+static void test_culprits_floor(void)
+{
+	struct bisect_params p;
+	struct sim s;
+	struct bisect b;
+	int i;
+
+	bisect_params_default(&p);
+	p.floor = 0.002;
+	sim_init(&s, 21, 9, 0);
+	for (i = 0; i < 21; i++)
+		s.truth[i] = 100 * (i >= 5 && i < 18 ? 0.936 : 1) * (i >= 10 ? 0.9965 : 1) *
+			     (i >= 16 ? 1.0054 : 1) * (i >= 12 ? 1.001 : 1);
+	bisect_init(&b, &sim_ops, &s, 21, &p);
+	CHECK(bisect_floor(&b) == 0.002);
+	CHECK(bisect_culprits(&b, 0, 20) == 0);
+	CHECK(b.nchg == 4);
+	if (b.nchg == 4) {
+		CHECK(b.chg[0].state == 5 && !b.chg[0].small && b.chg[0].change < 0);
+		CHECK(b.chg[1].state == 10 && b.chg[1].small && b.chg[1].change < 0);
+		CHECK(b.chg[2].state == 16 && b.chg[2].small && b.chg[2].change > 0);
+		CHECK(b.chg[3].state == 18 && !b.chg[3].small);
+	}
+	bisect_release(&b);
+	sim_release(&s);
+	/* Without a floor only the two above the threshold. */
+	p.floor = 0;
+	sim_init(&s, 21, 9, 0);
+	for (i = 0; i < 21; i++)
+		s.truth[i] = 100 * (i >= 5 && i < 18 ? 0.936 : 1) * (i >= 10 ? 0.9965 : 1);
+	bisect_init(&b, &sim_ops, &s, 21, &p);
+	CHECK(bisect_floor(&b) == p.threshold);
+	CHECK(bisect_culprits(&b, 0, 20) == 0 && b.nchg == 2);
+	bisect_release(&b);
+	sim_release(&s);
+	/* The noisy rule ignores the floor. */
+	p.floor = 0.002;
+	p.deterministic = 0;
+	sim_init(&s, 3, 9, 0);
+	bisect_init(&b, &sim_ops, &s, 3, &p);
+	CHECK(bisect_floor(&b) == p.threshold);
+	bisect_release(&b);
+	sim_release(&s);
+}
+
 static void test_culprits(void)
 {
 	struct bisect_params p;
@@ -793,6 +1005,8 @@ static void tricky_store(struct store *s)
 
 		r.subject = (char *)subjects[i];
 		r.state = (int)i;
+		r.guest_cpus = 2;
+		r.qemu = "10.0";
 		line = store_format(&r);
 		store_parse(s, line);
 		free(line);
@@ -851,9 +1065,11 @@ static void test_export_csv(void)
 	CHECK(csv_parse(&p, text, strlen(text), csv_field, csv_row, &rows) == strlen(text));
 	CHECK(csv_fini(&p, csv_field, csv_row, &rows) == 0);
 	CHECK(rows.row == 4);
-	CHECK(rows.nf[0] == 17 && !strcmp(rows.field[0][3], "subject"));
+	CHECK(rows.nf[0] == 20 && !strcmp(rows.field[0][3], "subject"));
+	CHECK(rows.nf[0] == 20 && !strcmp(rows.field[0][17], "guest_cpus") &&
+	      !strcmp(rows.field[0][19], "qemu"));
 	for (i = 1; i < rows.row; i++) {
-		CHECK(rows.nf[i] == 17);
+		CHECK(rows.nf[i] == 20);
 		CHECK(rows.field[i][3] && !strcmp(rows.field[i][3], s.rec[i - 1].subject));
 		CHECK(rows.field[i][4] && !strcmp(rows.field[i][4], i == 2 ? "failed" : "ok"));
 	}
@@ -883,7 +1099,8 @@ static void test_export_jsonl(void)
 		o = json_loads(line, 0, &err);
 		CHECK(o != NULL);
 		if (o && n < s.n) {
-			CHECK(json_object_size(o) == 17);
+			CHECK(json_object_size(o) == 20);
+			CHECK(json_integer_value(json_object_get(o, "guest_cpus")) == s.rec[n].guest_cpus);
 			CHECK(!strcmp(json_string_value(json_object_get(o, "subject")), s.rec[n].subject));
 			CHECK(json_integer_value(json_object_get(o, "state")) == n);
 			CHECK(fabs(json_real_value(json_object_get(o, "mbps")) - s.rec[n].mbps) < 1e-9);
@@ -1349,6 +1566,11 @@ static const struct {
 	{ "bisect: side by side (width 2, 3) same culprits in fewer rounds", test_bisect_parallel },
 	{ "bisect: skips, ambiguity, no diff, faster BAD, broken end, noise, abort/resume", test_bisect_cases },
 	{ "culprits: regression, second regression and fix found", test_culprits },
+	{ "culprits: icount lists changes above the floor, under the threshold marked small", test_culprits_floor },
+	{ "vm: guest CPU count and cgroup depth parsed; a mismatch with SMP fails the run", test_guest_check },
+	{ "store: a line of the format before guest_cpus reads as 1 CPU, depth 0, QEMU unknown", test_store_v1 },
+	{ "vm: QEMU version parsed strictly; SMP under icount refused before QEMU 8.1", test_qemu_version },
+	{ "bench: icount with SMP > 1 is seeded, judged by the statistical rule, keyed apart", test_seeded },
 	{ "check: verdicts, baseline format, incompatibility, JUnit", test_check },
 	{ "check: baseline state index must be a whole number >= 0", test_baseline_strict },
 	{ "check: nightly core over the simulated backend", test_check_core },
