@@ -164,9 +164,11 @@ void cmd_draw(struct cmd_ctx *x, struct bench *be, int good, int bad,
 	char *title;
 	int i, k;
 
-	title = xasprintf("tbench along %s (states %d..%d) - %s, %ld clients, %ld s",
+	title = xasprintf("tbench along %s (states %d..%d) - %s, %ld clients, %ld s, "
+			  "%ld CPU%s, cgroup depth %ld",
 			  x->tree.user ? x->tree.user : "kpatches", good, bad, bench_mode(be),
-			  x->conf.clients, x->conf.seconds);
+			  x->conf.clients, x->conf.seconds, x->conf.smp, x->conf.smp == 1 ? "" : "s",
+			  x->conf.cgroup_depth);
 	plot_init(&p, x->conf.plot_dir, "tbisect", title);
 	if (x->tree.user) {
 		free(p.xlabel);
@@ -183,6 +185,7 @@ void cmd_draw(struct cmd_ctx *x, struct bench *be, int good, int bad,
 			if (chg[k].state == i) {
 				r->change = chg[k].change;
 				r->parent_x = chg[k].parent;
+				r->small = chg[k].small;
 			}
 		free(tic);
 	}
@@ -237,9 +240,10 @@ void cmd_report_init(struct cmd_ctx *x, struct bench *be, struct report *r, cons
 	}
 	if (be)
 		report_set(r, REPORT_MODE, bench_mode(be));
-	report_setf(r, REPORT_SETTINGS, "CLIENTS=%ld SECONDS=%ld SMP=%ld THRESHOLD=%.2f%% RUNS_MIN=%ld "
-		    "RUNS_MAX=%ld KCONFIG_BASE=%s KCONFIG=%s", c->clients, c->seconds, c->smp,
-		    100 * c->threshold, c->runs_min, c->runs_max, c->kconfig_base, c->kconfig);
+	report_setf(r, REPORT_SETTINGS, "CLIENTS=%ld SECONDS=%ld SMP=%ld CGROUP_DEPTH=%ld "
+		    "THRESHOLD=%.2f%% RUNS_MIN=%ld RUNS_MAX=%ld KCONFIG_BASE=%s KCONFIG=%s",
+		    c->clients, c->seconds, c->smp, c->cgroup_depth, 100 * c->threshold,
+		    c->runs_min, c->runs_max, c->kconfig_base, c->kconfig);
 	report_setf(r, REPORT_PLOT, "%s/tbisect.png", c->plot_dir);
 	report_set(r, REPORT_REPRODUCE, cmdline);
 	free(cmdline);

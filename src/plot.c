@@ -63,6 +63,7 @@ struct plot_row *plot_add(struct plot *p, double x, const char *tic, const char 
 	r->label = clean(label, 80);
 	r->change = 0;
 	r->parent_x = NAN;
+	r->small = 0;
 	return r;
 }
 
@@ -138,9 +139,9 @@ static void script_states(struct plot *p, struct sbuf *sb)
 		if (!reg && r->mark != MARK_IMPROVEMENT)
 			continue;
 		sbuf_addf(sb, ", \\\n  '' using 1:($1==%g?$2:1/0) with points pt %d ps 2.5 "
-			      "lc rgb '%s' title \"%s %s: %+.2f%%\"", r->x, reg ? 11 : 9,
+			      "lc rgb '%s' title \"%s %s: %+.2f%%%s\"", r->x, reg ? 11 : 9,
 			  reg ? "#c00000" : "#007000", reg ? "regression" : "improvement", r->tic,
-			  100 * r->change);
+			  100 * r->change, r->small ? " (small)" : "");
 	}
 	sbuf_addstr(sb, "\n");
 }

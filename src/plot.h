@@ -37,6 +37,7 @@ struct plot_row {
 	char *label;		/* longer text for the key (subject) */
 	double change;		/* relative change at a regression/improvement */
 	double parent_x;	/* the change's parent state, NAN when unknown */
+	int small;		/* a change under the threshold: "(small)" in the key */
 };
 
 struct plot {

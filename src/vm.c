@@ -55,22 +55,18 @@ int vm_qemu_probe(const char *qemu, struct vm_qemu *q)
 {
 	const char *argv[] = { qemu, "--version", NULL };
 	char *out = NULL;
-	int st;
+	int st, ret = -1;
 
 	st = run_capture(argv, NULL, &out);
-	if (st == RUN_ERR_EXEC || st == RUN_ERR_SETUP) {
+	if (st == RUN_ERR_EXEC || st == RUN_ERR_SETUP)
 		error("cannot run %s; install it with: apt-get install qemu-system-x86", qemu);
-		free(out);
-		return -1;
-	}
-	if (st != 0 || !out || vm_parse_qemu_version(out, q) < 0) {
+	else if (st != 0 || !out || vm_parse_qemu_version(out, q) < 0)
 		error("%s --version did not name a QEMU version (%s)", qemu,
 		      st != 0 ? run_strstatus(st) : "unexpected output");
-		free(out);
-		return -1;
-	}
+	else
+		ret = 0;
 	free(out);
-	return 0;
+	return ret;
 }
 
 int vm_seeded(const struct conf *c)
