@@ -11,7 +11,9 @@
 #     spread, boot and run times.
 # Usage: tests/bench/kpatches-table.sh [RUNS [SEEDS [REPEATS]]]   (default 3 5 5)
 # Extra tbisect options (e.g. -s WORKDIR=...) come from TBISECT_OPTS; the
-# raw outputs go to TABLE_DIR (default /tmp/kpatches-table).
+# raw outputs go to TABLE_DIR (default /tmp/kpatches-table).  STEPS picks
+# what is measured (default "smp1 smp2 wall repeats"); the tables are printed
+# from TABLE_DIR either way.
 set -u
 cd "$(dirname "$0")/../.."
 runs=${1:-3}
@@ -27,21 +29,29 @@ n=$(tb states | tail -n +2 | wc -l)
 all=$(seq 0 $((n - 1)))
 pairs="4:5 9:10 15:16 17:18"	# the mechanisms: parent:state
 rows=$(echo "$pairs" | tr ': ' '\n\n' | sort -nu | tr '\n' ' ')
+steps=${STEPS:-smp1 smp2 wall repeats}
+step() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 t0=$(date +%s)
-for d in 0 3; do
-	tb -s SMP=1 -s CGROUP_DEPTH=$d measure $all >"$out/icount-1-$d.txt" || exit 2
-done
+if step smp1; then
+	for d in 0 3; do
+		tb -s SMP=1 -s CGROUP_DEPTH=$d measure $all >"$out/icount-1-$d.txt" || exit 2
+	done
+fi
 t1=$(date +%s)
-for d in 0 3; do
-	# shellcheck disable=SC2086
-	tb -s SMP=2 -s CGROUP_DEPTH=$d measure -n "$seeds" $rows >"$out/icount-2-$d.txt" || exit 2
-done
+if step smp2; then
+	for d in 0 3; do
+		# shellcheck disable=SC2086
+		tb -s SMP=2 -s CGROUP_DEPTH=$d measure -n "$seeds" $rows >"$out/icount-2-$d.txt" || exit 2
+	done
+fi
 t2=$(date +%s)
-for smp in 1 2; do
-	# shellcheck disable=SC2086
-	tb -s MODE=wallclock -s SMP=$smp -s CGROUP_DEPTH=3 measure -n "$runs" $rows \
-		>"$out/wall-$smp-3.txt" || exit 2
-done
+if step wall; then
+	for smp in 1 2; do
+		# shellcheck disable=SC2086
+		tb -s MODE=wallclock -s SMP=$smp -s CGROUP_DEPTH=3 measure -n "$runs" $rows \
+			>"$out/wall-$smp-3.txt" || exit 2
+	done
+fi
 t3=$(date +%s)
 
 # The MB/s of state $2 in measure output $1; with 'mm', "median (min-max)".
@@ -88,7 +98,9 @@ echo
 
 # Repeats of state 6 (hrtick on), SMP=1, depth 3, one at a time: exactness,
 # boot and run times.
-tb -s SMP=1 -s CGROUP_DEPTH=3 -s VMS=1 measure -n "$repeats" 6 >/dev/null || exit 2
+if step repeats; then
+	tb -s SMP=1 -s CGROUP_DEPTH=3 -s VMS=1 measure -n "$repeats" 6 >/dev/null || exit 2
+fi
 tb results --format tsv >"$out/results.tsv" || exit 2
 awk -F'\t' -v r="$repeats" '
 NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next }
