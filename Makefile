@@ -25,7 +25,7 @@ DEBS = linux-source-6.1 qemu-system-x86 git ccache dbench gnuplot-nox busybox-st
        bc bison flex libelf-dev libssl-dev cpio xz-utils make gcc libc6-dev perl \
        libinih-dev libgsl-dev libjansson-dev libcsv-dev pkg-config jq distcc
 
-.PHONY: all deps deps-qemu bisect test unit unit-asan e2e bench nightly clean fuzz
+.PHONY: all deps deps-debs deps-qemu bisect test unit unit-asan e2e bench nightly clean fuzz
 
 all: tbisect
 
@@ -49,21 +49,22 @@ build/simbench: $(LIBSRC) tests/bench/simbench.c $(HDR)
 	$(CC) -O2 $(WARN) -Isrc -o $@ $(LIBSRC) tests/bench/simbench.c $(LIBS)
 
 # Installs only what is missing; as non-root it prints the command instead.
-deps:
+deps: deps-qemu
+
+deps-debs:
 	@missing=""; for p in $(DEBS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
-	if [ -z "$$missing" ]; then echo "deps: all Debian packages present"; $(MAKE) --no-print-directory deps-qemu; exit $$?; fi; \
+	if [ -z "$$missing" ]; then echo "deps: all Debian packages present"; exit 0; fi; \
 	echo "deps: missing:$$missing"; \
 	if [ "$$(id -u)" != 0 ]; then \
 	  echo "deps: run as root: apt-get update && apt-get install -y$$missing"; exit 1; fi; \
 	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing
-	@$(MAKE) --no-print-directory deps-qemu
 
 # SMP guests under icount need QEMU 8.1 or later (7.2's icount scheduler never
 # runs the second vCPU).  Debian 12 ships 7.2; its backports carry a newer one.
 BPO = /etc/apt/sources.list.d/tbisect-bookworm-backports.sources
-deps-qemu:
+deps-qemu: deps-debs
 	@v=$$(dpkg-query -W -f='$${Version}' qemu-system-x86 2>/dev/null); \
 	if dpkg --compare-versions "$$v" ge 1:8.1~; then exit 0; fi; \
 	codename=$$(. /etc/os-release && echo "$$VERSION_CODENAME"); \

@@ -11,6 +11,18 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The QEMU is known, and can run this guest, before anything is built. */
+static int probe_qemu(struct bench *be)
+{
+	char why[512];
+
+	if (vm_qemu_probe(be->conf->qemu, &be->qemu) < 0)
+		return -1;
+	if (vm_qemu_check(be->conf, &be->qemu, why, sizeof(why)) < 0)
+		return error("%s", why);
+	return 0;
+}
+
 static int init(struct bench *be, const struct conf *c, struct tree *tree, const char *outname)
 {
 	char *path;
@@ -24,7 +36,7 @@ static int init(struct bench *be, const struct conf *c, struct tree *tree, const
 	path = xasprintf("%s/results.tsv", c->workdir);
 	store_init(&be->store, path);
 	free(path);
-	if (store_load(&be->store) < 0) {
+	if (store_load(&be->store) < 0 || probe_qemu(be) < 0) {
 		bench_release(be);
 		return -1;
 	}
@@ -41,27 +53,9 @@ static int init(struct bench *be, const struct conf *c, struct tree *tree, const
 	return 0;
 }
 
-/* The QEMU is known, and can run this guest, before anything is built. */
-static int probe_qemu(struct bench *be)
-{
-	char why[512];
-
-	if (vm_qemu_probe(be->conf->qemu, &be->qemu) < 0)
-		return -1;
-	if (vm_qemu_check(be->conf, &be->qemu, why, sizeof(why)) < 0)
-		return error("%s", why);
-	return 0;
-}
-
 int bench_init(struct bench *be, const struct conf *c, struct tree *tree)
 {
-	if (init(be, c, tree, tree->outname) < 0)
-		return -1;
-	if (probe_qemu(be) < 0) {
-		bench_release(be);
-		return -1;
-	}
-	return 0;
+	return init(be, c, tree, tree->outname);
 }
 
 int bench_init_git(struct bench *be, const struct conf *c, struct tree *tree)
@@ -76,10 +70,6 @@ int bench_init_git(struct bench *be, const struct conf *c, struct tree *tree)
 	outname = xasprintf("build-git-%.12s", key);
 	ret = init(be, c, tree, outname);
 	free(outname);
-	if (ret == 0 && probe_qemu(be) < 0) {
-		bench_release(be);
-		ret = -1;
-	}
 	return ret;
 }
 
@@ -492,7 +482,7 @@ static int start_run(struct bench *be, struct slot *s, int i, int inflight)
 	struct bench_target *t = &be->t[i];
 	char *logdir;
 	double *tmp;
-	int n, nf;
+	int n, nf, run;
 
 	n = store_samples(&be->store, t->key, &tmp, &nf);
 	free(tmp);
@@ -501,9 +491,10 @@ static int start_run(struct bench *be, struct slot *s, int i, int inflight)
 		free(logdir);
 		return -1;
 	}
+	run = n + nf + 1 + inflight;
 	s->i = i;
 	s->build_s = s->res.cached ? 0 : s->res.seconds;
-	s->log = xasprintf("%s/run-%.12s-%d.log", logdir, t->key, n + nf + 1 + inflight);
+	s->log = xasprintf("%s/run-%.12s-%d.log", logdir, t->key, run);
 	free(logdir);
 	vm_opts_init(&s->o, be->conf);
 	s->o.kernel = s->res.vmlinux;
@@ -512,8 +503,8 @@ static int start_run(struct bench *be, struct slot *s, int i, int inflight)
 	s->o.accel = be->accel;
 	s->o.icount = be->conf->mode == MODE_ICOUNT;
 	/* Run k of every state gets seed k: the states' samples are paired. */
-	s->o.seed = vm_seeded(be->conf) ? n + nf + 1 + inflight : 0;
-	info("run: %s, run %d, %s, elapsed %.0f s", t->label, n + nf + 1 + inflight, bench_mode(be),
+	s->o.seed = vm_seeded(be->conf) ? run : 0;
+	info("run: %s, run %d, %s, elapsed %.0f s", t->label, run, bench_mode(be),
 	     util_now() - be->t_start);
 	if (vm_start(&s->o, &s->job) < 0) {
 		vm_job_release(&s->job);

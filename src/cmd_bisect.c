@@ -285,15 +285,14 @@ static void print_changes(struct cmd_ctx *x, struct bench *be, const struct bise
 			  int bad)
 {
 	double floor = bisect_floor(b);
+	char small[64] = "";
 	int i;
 
 	if (floor < b->p.threshold)
-		printf("changes above %.2f%% between %s and %s (%s; 'small': not above the %.2f%% "
-		       "threshold):\n", 100 * floor, bench_label(be, good), bench_label(be, bad),
-		       bench_mode(be), 100 * b->p.threshold);
-	else
-		printf("changes above %.2f%% between %s and %s (%s):\n", 100 * floor,
-		       bench_label(be, good), bench_label(be, bad), bench_mode(be));
+		snprintf(small, sizeof(small), "; 'small': not above the %.2f%% threshold",
+			 100 * b->p.threshold);
+	printf("changes above %.2f%% between %s and %s (%s%s):\n", 100 * floor, bench_label(be, good),
+	       bench_label(be, bad), bench_mode(be), small);
 	if (!b->nchg)
 		printf("  none\n");
 	for (i = 0; i < b->nchg; i++) {

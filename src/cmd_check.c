@@ -18,19 +18,16 @@ static char *baseline_path(const struct conf *c)
 	return c->baseline ? xstrdup(c->baseline) : xasprintf("%s/baseline.txt", c->workdir);
 }
 
-/* The comparability fields of the current configuration.  The configured
- * accelerator: it is known before anything is measured.  0, or -1 when
- * QEMU does not answer (reported). */
-static int current_identity(const struct conf *c, struct check_baseline *b)
+/* The comparability fields of the current configuration, run by QEMU
+ * version qemu (bench_init() asked it).  The configured accelerator: it is
+ * known before anything is measured. */
+static void current_identity(const struct conf *c, const char *qemu, struct check_baseline *b)
 {
 	struct bench_identity id;
-	struct vm_qemu q;
 	char cfg[65];
 
 	memset(b, 0, sizeof(*b));
-	if (vm_qemu_probe(c->qemu, &q) < 0)
-		return -1;
-	bench_identity(c, c->accel, q.version, &id);
+	bench_identity(c, c->accel, qemu, &id);
 	b->version = xstrdup(TBISECT_VERSION);
 	b->major = TBISECT_MAJOR;
 	b->mode = id.mode;
@@ -38,7 +35,6 @@ static int current_identity(const struct conf *c, struct check_baseline *b)
 	if (util_sha256_file(c->kconfig, cfg) < 0)
 		snprintf(cfg, sizeof(cfg), "unreadable");
 	b->config = xstrdup(cfg);
-	return 0;
 }
 
 int cmd_baseline(struct cmd_ctx *x, int argc, char **argv)
@@ -54,12 +50,13 @@ int cmd_baseline(struct cmd_ctx *x, int argc, char **argv)
 	if (s < 0 || bench_init(&be, c, &x->tree) < 0)
 		return EXIT_ERROR;
 	n = bench_gather(&be, s, &v);
-	if (n <= 0 || current_identity(c, &b) < 0) {
+	if (n <= 0) {
 		if (n == 0)
 			error("baseline state %s cannot be built or booted", bench_label(&be, s));
 		bench_release(&be);
 		return cmd_exit(EXIT_ERROR);
 	}
+	current_identity(c, be.qemu.version, &b);
 	b.state = s;
 	b.name = xstrdup(x->tree.state[s].name);
 	b.v = xmalloc((size_t)n * sizeof(double));
@@ -127,9 +124,9 @@ static void history_add(const struct conf *c, const char *name, double mbps, dou
 	free(path);
 }
 
-/* Reads and checks the baseline against the configuration.  0 with base
- * filled, or -1 (reported). */
-static int load_baseline(const struct conf *c, struct check_baseline *base)
+/* Reads and checks the baseline against the configuration run by QEMU
+ * version qemu.  0 with base filled, or -1 (reported). */
+static int load_baseline(const struct conf *c, const char *qemu, struct check_baseline *base)
 {
 	struct check_baseline cur;
 	char *path = baseline_path(c), *text = NULL, *why = NULL;
@@ -141,10 +138,7 @@ static int load_baseline(const struct conf *c, struct check_baseline *base)
 	}
 	if (check_baseline_parse(base, path, text) < 0)
 		goto out;
-	if (current_identity(c, &cur) < 0) {
-		check_baseline_release(base);
-		goto out;
-	}
+	current_identity(c, qemu, &cur);
 	why = check_incompatible(base, &cur);
 	check_baseline_release(&cur);
 	if (why) {
@@ -228,11 +222,11 @@ int cmd_check(struct cmd_ctx *x, int argc, char **argv)
 	struct bench be;
 	int s, bs, ret = EXIT_ERROR;
 
-	if (load_baseline(&x->conf, &base) < 0)
-		return EXIT_ERROR;
 	s = cmd_resolve(x, argc ? argv[0] : NULL);	/* default: the tip */
 	if (s < 0 || bench_init(&be, &x->conf, t) < 0)
-		goto out_base;
+		return EXIT_ERROR;
+	if (load_baseline(&x->conf, be.qemu.version, &base) < 0)
+		goto out_be;
 	bench_params(&x->conf, &p);
 	/* Bisect only when the baseline's state is still the same patch. */
 	bs = base.state < t->n && !strcmp(t->state[base.state].name, base.name) ? base.state : -1;
@@ -241,9 +235,9 @@ int cmd_check(struct cmd_ctx *x, int argc, char **argv)
 		ret = rep.skipped ? EXIT_SKIP :
 		      rep.verdict == CHECK_REGRESSED ? EXIT_FOUND_REGRESSION : EXIT_OK;
 	}
-	bench_release(&be);
-out_base:
 	check_baseline_release(&base);
+out_be:
+	bench_release(&be);
 	return cmd_exit(ret);
 }
 

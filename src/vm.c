@@ -141,17 +141,18 @@ static int token_long(const char *p, long *out)
 /* "TBISECT-CPUS 2" and "TBISECT-CGROUP 0::/a/b/c" (depth 3, "0::/" 0). */
 static void parse_guest(const char *text, struct vm_result *r)
 {
+	static const char cpus[] = "TBISECT-CPUS ", cgroup[] = "TBISECT-CGROUP ";
 	const char *p;
 	char line[256], *q;
 
 	r->guest_cpus = r->cgroup_depth = -1;
-	if ((p = find_line(text, "TBISECT-CPUS "))) {
-		copy_line(line, sizeof(line), p + 13);
+	if ((p = find_line(text, cpus))) {
+		copy_line(line, sizeof(line), p + sizeof(cpus) - 1);
 		if (util_parse_long(util_trim(line), &r->guest_cpus) < 0)
 			r->guest_cpus = -1;
 	}
-	if ((p = find_line(text, "TBISECT-CGROUP "))) {
-		copy_line(line, sizeof(line), p + 15);
+	if ((p = find_line(text, cgroup))) {
+		copy_line(line, sizeof(line), p + sizeof(cgroup) - 1);
 		q = util_trim(line);
 		if (!strncmp(q, "0::/", 4)) {
 			char *save = NULL;
@@ -281,6 +282,7 @@ static void watch_tick(void *arg)
 
 int vm_start(const struct vm_opts *o, struct vm_job *j)
 {
+	char seed[32] = "";
 	int i = 0;
 
 	memset(j, 0, sizeof(*j));
@@ -290,13 +292,14 @@ int vm_start(const struct vm_opts *o, struct vm_job *j)
 	j->smp = xasprintf("%ld", o->smp);
 	j->icount = xasprintf("shift=%ld,sleep=off", o->shift);
 	j->qlog = xasprintf("%s.qemu", o->log);
-	/* Same command line for every state: its bytes seed the guest's
-	 * entropy pool and so move the icount figure. */
-	j->seed = o->seed > 0 ? xasprintf(" tb.seed=%ld", o->seed) : xstrdup("");
+	/* Same command line for every state (run k: seed k): its bytes seed
+	 * the guest's entropy pool and so move the icount figure. */
+	if (o->seed > 0)
+		snprintf(seed, sizeof(seed), " tb.seed=%ld", o->seed);
 	j->append = xasprintf("console=ttyS0 quiet panic=-1 oops=panic tb.clients=%ld tb.seconds=%ld "
 			      "tb.cgdepth=%ld%s%s%s%s",
 			      o->clients, o->seconds, o->cgroup_depth, o->feat && *o->feat ? " tb.feat=" : "",
-			      o->feat ? o->feat : "", o->probe ? " tb.probe=1" : "", j->seed);
+			      o->feat ? o->feat : "", o->probe ? " tb.probe=1" : "", seed);
 	j->argv[i++] = o->qemu;
 	j->argv[i++] = "-nodefaults";
 	j->argv[i++] = "-display";
@@ -428,7 +431,6 @@ void vm_job_release(struct vm_job *j)
 	free(j->icount);
 	free(j->append);
 	free(j->qlog);
-	free(j->seed);
 	memset(j, 0, sizeof(*j));
 	j->cmd.pid = -1;
 }

@@ -71,7 +71,7 @@ struct vm_job {
 	struct run_cmd cmd;
 	struct vm_watch w;
 	const char *argv[40];
-	char *serial, *mem, *smp, *icount, *append, *qlog, *seed;
+	char *serial, *mem, *smp, *icount, *append, *qlog;
 };
 
 void vm_opts_init(struct vm_opts *o, const struct conf *c);
