@@ -14,7 +14,7 @@ PKGS = inih gsl libcrypto jansson
 LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -linih -lgsl -lgslcblas -lcrypto -ljansson) -lcsv -lm
 WARN += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBSRC = src/util.c src/run.c src/conf.c src/series.c src/tree.c src/build.c src/image.c \
-      src/vm.c src/store.c src/lock.c src/stats.c src/bisect.c src/bench.c src/plot.c src/check.c src/hist.c src/release.c src/progress.c src/report.c src/distcc.c \
+      src/vm.c src/store.c src/lock.c src/stats.c src/bisect.c src/bench.c src/plot.c src/check.c src/hist.c src/release.c src/progress.c src/report.c src/distcc.c src/cppfilter.c \
       src/sim.c
 # The binary's commands; the unit tests link the modules only.
 SRC = $(filter-out src/sim.c,$(LIBSRC)) src/cmd.c src/cmd_run.c src/cmd_bisect.c src/cmd_check.c src/cmd_release.c

@@ -1,4 +1,5 @@
 #include "build.h"
+#include "cppfilter.h"
 #include "progress.h"
 #include "run.h"
 #include "util.h"
@@ -34,6 +35,7 @@ void build_release(struct build *b)
 	free(b->outdir);
 	free(b->cachedir);
 	free(b->compiler);
+	free(b->cpp_filter);
 	distcc_release(&b->distcc);
 	memset(b, 0, sizeof(*b));
 }
@@ -238,7 +240,7 @@ static int make_watched(struct build *b, const char *const *targets, const char 
 	 * laid out as X/linux beside X/build shares the cache (kbuild's
 	 * -fmacro-prefix-map keeps the objects free of the source path). */
 	char *basedir = xasprintf("CCACHE_BASEDIR=%s", b->conf->workdir);
-	const char *env[ARRAY_SIZE(kbuild_env) + 2 + 8];
+	const char *env[ARRAY_SIZE(kbuild_env) + 3 + 8];
 	char *dlog = xasprintf("%s.distcc", log);
 	struct run_cmd cmd;
 	size_t i = 0, k;
@@ -248,6 +250,8 @@ static int make_watched(struct build *b, const char *const *targets, const char 
 		env[k] = kbuild_env[k];
 	env[k++] = ccdir;
 	env[k++] = basedir;
+	if (b->cpp_filter)
+		env[k++] = b->cpp_filter;
 	k += (size_t)distcc_env(&b->distcc, dlog, env + k, 8);
 	env[k] = NULL;
 	argv[i++] = "make";
@@ -398,6 +402,43 @@ out:
 	free(have);
 	free(want);
 	free(path);
+	free(dotconfig);
+	return ret;
+}
+
+/* ccache hashes the preprocessor's output through cppfilter (comments and
+ * blank lines cost no compile), unless the objects carry line numbers of
+ * their own (debug information).  b->cpp_filter: the environment entry, or
+ * NULL.  0 or -1. */
+static int use_cpp_filter(struct build *b)
+{
+	char *dotconfig = xasprintf("%s/.config", b->outdir), *cfg = NULL, *self, *link, *dir;
+	int ret = -1, debug;
+
+	free(b->cpp_filter);
+	b->cpp_filter = NULL;
+	if (util_read_file(dotconfig, &cfg, NULL) < 0)
+		goto out;
+	debug = !strncmp(cfg, "CONFIG_DEBUG_INFO=y\n", 20) || strstr(cfg, "\nCONFIG_DEBUG_INFO=y\n");
+	if (debug) {
+		ret = 0;
+		goto out;
+	}
+	/* A link named for the filter, to this very binary. */
+	dir = xasprintf("%s/bin", b->conf->workdir);
+	link = xasprintf("%s/%s", dir, CPPFILTER_NAME);
+	self = realpath("/proc/self/exe", NULL);
+	if (self && util_mkdir_p(dir) == 0 && util_symlink(self, link) == 0) {
+		b->cpp_filter = xasprintf("CCACHE_PREFIX_CPP=%s", link);
+		ret = 0;
+	} else {
+		error("cannot link %s to tbisect itself", link);
+	}
+	free(self);
+	free(link);
+	free(dir);
+out:
+	free(cfg);
 	free(dotconfig);
 	return ret;
 }
@@ -672,7 +713,7 @@ int build_kernel(struct build *b, const char *treeid, struct build_result *res)
 		ret = record_failed(b, res, dir, "config", log);
 		goto out;
 	}
-	if (ms < 0)
+	if (ms < 0 || use_cpp_filter(b) < 0)
 		goto out;
 	start = util_now();
 	ms = compile(b, log, res);

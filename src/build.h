@@ -62,6 +62,7 @@ struct build {
 	char *compiler;		/* "gcc --version" first line */
 	char config_hash[65];
 	int config_ready;
+	char *cpp_filter;	/* "CCACHE_PREFIX_CPP=..." (cppfilter.h), NULL: off */
 	char kconfig_src[65];	/* TREE mode: id of the state's Kconfig files */
 	const char *label;	/* names the state in progress lines, borrowed;
 				 * set before build_kernel(), NULL: "kernel" */

@@ -4,6 +4,7 @@
  * cmd_*.c and only they (through cmd.h) choose exit statuses.
  */
 #include "cmd.h"
+#include "cppfilter.h"
 #include "lock.h"
 #include "util.h"
 
@@ -161,8 +162,12 @@ int main(int argc, char **argv)
 	struct options o = { NULL, NULL, 0 };
 	const struct command *cmd;
 	struct cmd_ctx x;
+	const char *self = strrchr(argv[0], '/');
 	int ret;
 
+	/* ccache runs the preprocessor through us (see cppfilter.h). */
+	if (!strcmp(self ? self + 1 : argv[0], CPPFILTER_NAME))
+		return cppfilter_main(argc, argv);
 	util_signals_init();
 	ret = parse_options(argc, argv, &o);
 	if (ret >= 0)

@@ -308,6 +308,27 @@ out_free:
 	return -1;
 }
 
+int util_symlink(const char *target, const char *path)
+{
+	char have[4096], *tmp;
+	ssize_t n = readlink(path, have, sizeof(have) - 1);
+	int ret = 0;
+
+	if (n >= 0) {
+		have[n] = '\0';
+		if (!strcmp(have, target))
+			return 0;
+	}
+	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	unlink(tmp);
+	if (symlink(target, tmp) < 0 || rename(tmp, path) < 0) {
+		ret = error("cannot link %s to %s: %s", path, target, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	return ret;
+}
+
 int util_copy_file(const char *src, const char *dst, char *hex_out)
 {
 	char *tmp = xasprintf("%s.tmp.%ld", dst, (long)getpid());

@@ -74,6 +74,10 @@ int util_copy_file(const char *src, const char *dst, char *hex_out);
 /* write() until done, retrying on EINTR; 0 or -1 with errno set. */
 int util_write_all(int fd, const void *data, size_t len);
 int util_mkdir_p(const char *path);
+/* Makes path a symbolic link to target, replacing what is there
+ * atomically (nothing is written when it already points there).  0 or -1
+ * (reported). */
+int util_symlink(const char *target, const char *path);
 /* Removes a directory tree (no symlink following).  Returns 0 or -1. */
 int util_rm_rf(const char *path);
 int util_exists(const char *path);

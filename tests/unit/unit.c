@@ -13,6 +13,7 @@
 #include "check.h"
 #include "hist.h"
 #include "conf.h"
+#include "cppfilter.h"
 #include "distcc.h"
 #include "image.h"
 #include "progress.h"
@@ -1547,10 +1548,74 @@ static void test_time_left(void)
 	CHECK(fabs(bisect_time_left(&c, 1, 1, 1, 1) - 20) < 1e-9);
 }
 
+/* Filters text with a fresh filter; caller frees. */
+static char *cpp_filtered(const char *text)
+{
+	struct cppfilter f;
+	struct sbuf out;
+
+	cppfilter_init(&f);
+	sbuf_init(&out);
+	cppfilter_text(&f, text, strlen(text), &out);
+	cppfilter_release(&f);
+	return sbuf_detach(&out);
+}
+
+static void test_cppfilter(void)
+{
+	/* gcc -E of a file, then of the same file with comments and blank
+	 * lines added (markers moved, a resync added, indentation changed). */
+	const char *a = "# 0 \"k.c\"\n# 0 \"<built-in>\"\n# 1 \"k.c\"\n# 1 \"a.h\" 1\n"
+			"int x;\n\n# 3 \"a.h\" 2\n# 2 \"k.c\" 2\nint y = 2;\n"
+			"#pragma GCC diagnostic push\nchar *s = \"a  b\";\n";
+	const char *b = "# 0 \"k.c\"\n# 0 \"<built-in>\"\n# 1 \"k.c\"\n# 1 \"a.h\" 1\n"
+			"\n\n\n\nint x;\n# 15 \"a.h\"\n\n# 17 \"a.h\" 2\n\n# 9 \"k.c\" 2\n"
+			"  int   y =  2;   \n\n#pragma  GCC diagnostic push\nchar *s = \"a  b\";\n";
+	char *fa = cpp_filtered(a), *fb = cpp_filtered(b), *f;
+
+	CHECK(!strcmp(fa, fb));
+	/* Markers keep the file and flags, line numbers are 0, and a resync
+	 * within the same file is dropped. */
+	CHECK(strstr(fa, "# 0 \"a.h\" 1\nint x;\n# 0 \"a.h\" 2\n# 0 \"k.c\" 2\nint y = 2;\n"));
+	CHECK(!strstr(fb, "# 0 \"a.h\"\n"));
+	/* White space inside a literal is kept, pragmas stay lines. */
+	CHECK(strstr(fa, "\n#pragma GCC diagnostic push\nchar *s = \"a  b\";\n"));
+	free(fb);
+	/* A change of code, of a literal, of a pragma, of a marker's flags or
+	 * of __LINE__'s expansion is seen. */
+	fb = cpp_filtered("# 0 \"k.c\"\nint y = 3;\n");
+	f = cpp_filtered("# 0 \"k.c\"\nint y = 2;\n");
+	CHECK(strcmp(f, fb));
+	free(f), free(fb);
+	fb = cpp_filtered("char *s = \"a b\";\n");
+	f = cpp_filtered("char *s = \"a  b\";\n");
+	CHECK(strcmp(f, fb));
+	free(f), free(fb);
+	fb = cpp_filtered("char c = ' '; int  a;\n");
+	CHECK(!strcmp(fb, "char c = ' '; int a;\n"));
+	free(fb);
+	fb = cpp_filtered("char *e = \"q\\\"  x\";\n");	/* an escaped quote stays inside */
+	CHECK(!strcmp(fb, "char *e = \"q\\\"  x\";\n"));
+	free(fb);
+	fb = cpp_filtered("# 1 \"a.h\" 1\n");
+	f = cpp_filtered("# 1 \"a.h\" 3\n");
+	CHECK(strcmp(f, fb));
+	free(f), free(fb);
+	/* #line form, and a marker-like line that is not one, kept as text. */
+	fb = cpp_filtered("#line 7 \"b.h\"\n#define X 1\n# x \"y\"\n");
+	CHECK(!strcmp(fb, "# 0 \"b.h\"\n#define X 1\n# x \"y\"\n"));
+	free(fb);
+	fb = cpp_filtered("no newline at the end");
+	CHECK(!strcmp(fb, "no newline at the end\n"));
+	free(fb);
+	free(fa);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
+	{ "cppfilter: comments and blank lines vanish; code, literals, pragmas, files stay", test_cppfilter },
 	{ "conf: keys, values, errors with their lines, -s overrides", test_conf },
 	{ "series: parse, unsafe names, subjects, missing files", test_series },
 	{ "console: results, panics, bad results, probes", test_console },
