@@ -14,10 +14,10 @@ PKGS = inih gsl libcrypto jansson
 LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -linih -lgsl -lgslcblas -lcrypto -ljansson) -lcsv -lm
 WARN += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBSRC = src/util.c src/run.c src/conf.c src/series.c src/tree.c src/build.c src/image.c \
-      src/vm.c src/store.c src/lock.c src/stats.c src/bisect.c src/bench.c src/plot.c src/check.c src/hist.c src/release.c src/progress.c src/report.c src/distcc.c src/cppfilter.c \
-      src/sim.c
-# The binary's commands; the unit tests link the modules only.
-SRC = $(filter-out src/sim.c,$(LIBSRC)) src/cmd.c src/cmd_run.c src/cmd_bisect.c src/cmd_check.c src/cmd_release.c
+      src/vm.c src/store.c src/lock.c src/stats.c src/bisect.c src/bench.c src/plot.c src/check.c src/hist.c src/release.c src/progress.c src/report.c src/distcc.c src/cppfilter.c
+# The binary's commands; the unit tests link the modules only, and the
+# simulated backend, a test double, lives with them.
+SRC = $(LIBSRC) src/cmd.c src/cmd_run.c src/cmd_bisect.c src/cmd_check.c src/cmd_release.c
 HDR = $(wildcard src/*.h)
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -32,21 +32,22 @@ all: tbisect
 tbisect: $(SRC) src/main.c $(HDR)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $(SRC) src/main.c $(LIBS)
 
-build/unit: $(LIBSRC) tests/unit/unit.c $(HDR)
+TESTSRC = tests/unit/sim.c
+build/unit: $(LIBSRC) $(TESTSRC) tests/unit/unit.c $(HDR) tests/unit/sim.h
 	@mkdir -p build
-	$(CC) $(CFLAGS) $(WARN) -Isrc -o $@ $(LIBSRC) tests/unit/unit.c $(LIBS)
+	$(CC) $(CFLAGS) $(WARN) -Isrc -Itests/unit -o $@ $(LIBSRC) $(TESTSRC) tests/unit/unit.c $(LIBS)
 
-build/unit-asan: $(LIBSRC) tests/unit/unit.c $(HDR)
+build/unit-asan: $(LIBSRC) $(TESTSRC) tests/unit/unit.c $(HDR) tests/unit/sim.h
 	@mkdir -p build
-	$(CC) -O1 -g $(SAN) $(WARN) -Isrc -o $@ $(LIBSRC) tests/unit/unit.c $(LIBS)
+	$(CC) -O1 -g $(SAN) $(WARN) -Isrc -Itests/unit -o $@ $(LIBSRC) $(TESTSRC) tests/unit/unit.c $(LIBS)
 
 build/tbisect-asan: $(SRC) src/main.c $(HDR)
 	@mkdir -p build
 	$(CC) -O1 -g $(SAN) $(WARN) -o $@ $(SRC) src/main.c $(LIBS)
 
-build/simbench: $(LIBSRC) tests/bench/simbench.c $(HDR)
+build/simbench: $(LIBSRC) $(TESTSRC) tests/bench/simbench.c $(HDR)
 	@mkdir -p build
-	$(CC) -O2 $(WARN) -Isrc -o $@ $(LIBSRC) tests/bench/simbench.c $(LIBS)
+	$(CC) -O2 $(WARN) -Isrc -Itests/unit -o $@ $(LIBSRC) $(TESTSRC) tests/bench/simbench.c $(LIBS)
 
 # Installs only what is missing; as non-root it prints the command instead.
 deps: deps-qemu
@@ -62,7 +63,8 @@ deps-debs:
 	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing
 
 # SMP guests under icount need QEMU 8.1 or later (7.2's icount scheduler never
-# runs the second vCPU).  Debian 12 ships 7.2; its backports carry a newer one.
+# runs the second vCPU).  Debian 12 ships 7.2; its backports carry a newer one,
+# taken from the mirror the machine's apt already uses for bookworm.
 BPO = /etc/apt/sources.list.d/tbisect-bookworm-backports.sources
 deps-qemu: deps-debs
 	@v=$$(dpkg-query -W -f='$${Version}' qemu-system-x86 2>/dev/null); \
@@ -74,8 +76,12 @@ deps-qemu: deps-debs
 	  echo "deps: qemu-system-x86 $$v is older than 8.1; as root, enable bookworm-backports and run:"; \
 	  echo "deps:   apt-get install -t bookworm-backports qemu-system-x86"; exit 1; fi; \
 	if ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/; then \
-	  echo "deps: enabling Debian's bookworm-backports in $(BPO) for QEMU 8.1 or later"; \
-	  printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' >$(BPO); fi; \
+	  uri=$$(apt-get indextargets --format '$$(REPO_URI) $$(CODENAME)' 2>/dev/null | \
+	         awk '$$2 == "bookworm" { print $$1; exit }'); \
+	  if [ -z "$$uri" ]; then \
+	    echo "deps: no bookworm source in apt's lists to take backports from; add bookworm-backports yourself"; exit 1; fi; \
+	  echo "deps: enabling Debian's bookworm-backports from $$uri (the machine's own mirror) in $(BPO)"; \
+	  printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$$uri" >$(BPO); fi; \
 	echo "deps: qemu-system-x86 $$v is older than 8.1: installing it from bookworm-backports"; \
 	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends -t bookworm-backports qemu-system-x86
 

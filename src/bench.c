@@ -1,3 +1,4 @@
+/* bench: measuring kernel states for real, and the bisection backend over it. */
 #include "bench.h"
 #include "image.h"
 #include "run.h"
@@ -23,54 +24,37 @@ static int probe_qemu(struct bench *be)
 	return 0;
 }
 
-static int init(struct bench *be, const struct conf *c, struct tree *tree, const char *outname)
+int bench_init(struct bench *be, const struct conf *c, struct tree *tree,
+	       const struct tree_range *r)
 {
-	char *path;
+	char *path, key[65];
 	int i;
 
 	memset(be, 0, sizeof(*be));
 	be->conf = c;
 	be->tree = tree;
 	be->t_start = util_now();
-	build_init(&be->build, c, tree->dir, outname);
+	build_init(&be->build, c, tree->dir, tree->outname);
 	path = xasprintf("%s/results.tsv", c->workdir);
 	store_init(&be->store, path);
 	free(path);
-	if (store_load(&be->store) < 0 || probe_qemu(be) < 0) {
+	/* A build key can be made (gcc, the fragment): every lookup relies on it. */
+	if (store_load(&be->store) < 0 || probe_qemu(be) < 0 ||
+	    build_key(&be->build, "", key) < 0) {
 		bench_release(be);
 		return -1;
 	}
-	for (i = 0; i < tree->n; i++) {
-		const struct tree_state *s = &tree->state[i];
+	for (i = 0; r && i < r->n; i++) {
+		const struct tree_state *s = &r->state[i];
 		int k = bench_add_target(be, s->commit, s->treeid, s->name, s->subject);
 
-		be->t[k].state = i;
+		be->t[k].state = s->index;
 		be->t[k].unusable = s->broken;
 		free(be->t[k].label);
-		be->t[k].label = i || tree->user ? xasprintf("%d (%s)", i, s->name)
-					       : xstrdup("0 (base)");
+		be->t[k].label = xasprintf("%d (%s)", s->index, s->name);
 	}
+	be->nstates = r ? r->n : 0;
 	return 0;
-}
-
-int bench_init(struct bench *be, const struct conf *c, struct tree *tree)
-{
-	return init(be, c, tree, tree->outname);
-}
-
-int bench_init_git(struct bench *be, const struct conf *c, struct tree *tree)
-{
-	struct util_hash *h = util_hash_new();
-	char key[65], *outname;
-	int ret;
-
-	/* One build directory per user tree: distant trees do not share objects. */
-	util_hash_addstr(h, tree->dir);
-	util_hash_hex(h, key);
-	outname = xasprintf("build-git-%.12s", key);
-	ret = init(be, c, tree, outname);
-	free(outname);
-	return ret;
 }
 
 void bench_params(const struct conf *c, struct bisect_params *p)
@@ -83,6 +67,43 @@ void bench_params(const struct conf *c, struct bisect_params *p)
 	p->runs_max = (int)(c->runs_max > c->runs_min ? c->runs_max : c->runs_min);
 	p->step = (int)c->culprit_step;
 	p->floor = c->culprit_floor;
+}
+
+int bench_runs_wanted(const struct conf *c)
+{
+	struct bisect_params p;
+
+	bench_params(c, &p);
+	return bisect_runs_wanted(&p);
+}
+
+void bench_counts(const struct bench *be, struct bench_counts *n)
+{
+	n->builds = be->builds;
+	n->cached = be->cached_builds;
+	n->runs = be->runs;
+	n->t_build = be->t_build;
+	n->elapsed = util_now() - be->t_start;
+}
+
+const char *bench_qemu(const struct bench *be)
+{
+	return be->qemu.version;
+}
+
+int bench_build(struct bench *be, int i, struct build_result *res)
+{
+	int st;
+
+	memset(res, 0, sizeof(*res));
+	if (be->t[i].unusable && !be->t[i].treeid[0])
+		return BUILD_FAILED;
+	if (bench_checkout(be, i) < 0)
+		return -1;
+	be->build.label = be->t[i].label;
+	st = build_kernel(&be->build, be->t[i].treeid, res);
+	be->build.label = NULL;
+	return st;
 }
 
 void bench_identity(const struct conf *c, enum conf_accel accel, const char *qemu,
@@ -223,12 +244,14 @@ static void skip_unbuildable(struct bench_target *t, const struct build_result *
 	t->unusable = 1;
 }
 
-/* Finds the key of target i without building; 0 known, 1 not yet. */
+/* Finds the key of target i without building; 0 known, 1 not yet, -1 on
+ * an error (reported; bench_init() made sure a key can be made). */
 static int lookup_key(struct bench *be, int i)
 {
 	struct bench_target *t = &be->t[i];
 	struct build_result res;
 	enum build_status st;
+	int r;
 
 	if (t->key_known)
 		return 0;
@@ -236,9 +259,9 @@ static int lookup_key(struct bench *be, int i)
 		return 1;
 	if (ensure_image(be) < 0)
 		return -1;
-	if (build_lookup(&be->build, t->treeid, &res, &st) != 0) {
+	if ((r = build_lookup(&be->build, t->treeid, &res, &st)) != 0) {
 		build_result_release(&res);
-		return 1;
+		return r;
 	}
 	if (st == BUILD_FAILED) {
 		skip_unbuildable(t, &res);
@@ -336,9 +359,9 @@ static int is_unbuilt(struct bench *be, int i)
 		return -1;
 	if (be->t[i].key_known)
 		return 0;
-	r = build_lookup(&be->build, be->t[i].treeid, &res, &st) != 0;
+	r = build_lookup(&be->build, be->t[i].treeid, &res, &st);
 	build_result_release(&res);
-	return r;
+	return r < 0 ? -1 : r;
 }
 
 /* The share of the states whose kernel is not built yet: of this round's
@@ -347,14 +370,14 @@ static int is_unbuilt(struct bench *be, int i)
  * over the range. */
 static double unbuilt_share(struct bench *be, const int *pts, int np)
 {
-	int i, k, n = 0, unbuilt = 0, step = be->tree->n > 200 ? be->tree->n / 200 : 1;
+	int i, k, n = 0, unbuilt = 0, step = be->nstates > 200 ? be->nstates / 200 : 1;
 
 	for (k = 0; pts && k < np; k++)
 		if (pts[k] >= 0 && pts[k] < be->n && (i = is_unbuilt(be, pts[k])) >= 0) {
 			n++;
 			unbuilt += i;
 		}
-	for (i = 0; !n && i < be->tree->n && i < be->n; i += step)
+	for (i = 0; !n && i < be->nstates && i < be->n; i += step)
 		if ((k = is_unbuilt(be, i)) >= 0) {
 			n++;
 			unbuilt += k;
@@ -394,12 +417,13 @@ int bench_checkout(struct bench *be, int i)
 	struct bench_target *t = &be->t[i];
 	char id[65];
 
-	if (!t->commit[0])
+	if (!t->commit[0]) {
+		/* Built as checked out (git bisect run's tree). */
+		build_set_source(&be->build, NULL);
 		return 0;
+	}
 	if (tree_checkout(be->tree, t->commit) < 0)
 		return -1;
-	if (!be->tree->user)
-		return 0;
 	/* Distant commits can differ in Kconfig: the config follows them. */
 	if (tree_kconfig_id(be->tree, t->treeid, id) < 0)
 		return -1;
@@ -420,7 +444,11 @@ static int prepare(struct bench *be, int i, struct build_result *res)
 		return 1;
 	if (ensure_image(be) < 0)
 		return -1;
-	if (build_lookup(&be->build, t->treeid, res, &bst) == 0) {
+	if ((st = build_lookup(&be->build, t->treeid, res, &bst)) < 0) {
+		build_result_release(res);
+		return -1;
+	}
+	if (st == 0) {
 		st = bst;
 		/* Per kernel, not per run: a wall-clock state is prepared each run. */
 		if (!t->counted)
@@ -599,9 +627,7 @@ int bench_measure(struct bench *be, int i)
 
 int bench_gather(struct bench *be, int i, const double **v)
 {
-	int want = be->conf->mode == MODE_ICOUNT ? 1 : (int)be->conf->runs_min;
-
-	return bisect_gather(&bench_ops, be, i, want, 2, v);
+	return bisect_gather(&bench_ops, be, i, bench_runs_wanted(be->conf), 2, v);
 }
 
 int bench_parallel(const struct bench *be)

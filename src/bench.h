@@ -2,21 +2,22 @@
  * bench: measuring kernel states for real (checkout, build, image, boot,
  * tbench, record), and the bisection backend over it.
  *
- * Targets are the states of the tree (index = state) plus extra targets
- * added with bench_add_target() (e.g. BAD with one patch reverted).  A
+ * Targets are the states of a range (target i = r->state[i]) plus extra
+ * targets added with bench_add_target() (e.g. BAD with one patch reverted).  A
  * measurement is keyed by the kernel binary's SHA-256, the image and the
  * benchmark parameters, so identical kernels share measurements and no run
  * is repeated: every run is in the results store before it is used.
  *
  *	struct bench be;
- *	bench_init(&be, &conf, &tree);       opens the store (or bench_init_git)
+ *	bench_init(&be, &conf, &tree, &range);   opens the store
  *	bench_params(&conf, &params);
  *	bisect_init(&b, &bench_ops, &be, be.n, &params);
  *	n = bench_samples(&be, i, &v, &nfail);   what is recorded for target i
  *	...
  *	bench_release(&be);
  * Targets are the backend's own: callers name them by index and read them
- * through bench_samples() and bench_label(), never through be->t.
+ * through bench_samples() and bench_label(), never through be->t; what it
+ * did so far through bench_counts().
  */
 #ifndef TBISECT_BENCH_H
 #define TBISECT_BENCH_H
@@ -32,8 +33,8 @@
 
 struct bench_target {
 	char commit[41], treeid[41];
-	int state;		/* tree state index, -1 for extra targets */
-	char *label;		/* "5 (0005-foo.patch)" */
+	int state;		/* its state's number, -1 for extra targets */
+	char *label;		/* "5 (0005-foo.patch)", "3 (05ec53e1a2b3)" */
 	char *name, *subject;
 	char key[65];
 	int key_known;
@@ -55,6 +56,7 @@ struct bench {
 	struct vm_qemu qemu;	/* probed by bench_init() */
 	struct bench_target *t;
 	int n;
+	int nstates;		/* targets 0..nstates-1 are the range's states */
 	/* Counters of this process, for the summary and the benchmarks. */
 	int builds, runs, cached_builds;	/* builds: kernels compiled; cached_builds:
 					 * distinct kernels found built */
@@ -76,16 +78,31 @@ void bench_identity(const struct conf *c, enum conf_accel accel, const char *qem
 void bench_identity_release(struct bench_identity *id);
 /* The engine's parameters from the configuration. */
 void bench_params(const struct conf *c, struct bisect_params *p);
+/* Runs a state needs for a verdict under this configuration (see
+ * bisect_runs_wanted()): every command that gathers runs asks here. */
+int bench_runs_wanted(const struct conf *c);
 
-/* One target per state of tree; asks QEMU its version, and refuses (before
- * anything is built) a QEMU that is missing or cannot run the configured
- * guest.  0, or -1 (reported; nothing to release).
- * In TREE mode (tree->user) the build directory is WORKDIR/git/KEY/build,
- * beside the clone. */
-int bench_init(struct bench *be, const struct conf *c, struct tree *tree);
-/* For a kernel git tree checked out at tree->dir (tree->n == 0): its own
- * build directory under WORKDIR, keyed by the tree's path.  0 or -1. */
-int bench_init_git(struct bench *be, const struct conf *c, struct tree *tree);
+/* One target per state of r (NULL: none; bench_add_target() adds them),
+ * built in tree's work tree and O= directory (both borrowed, r only read
+ * here); asks QEMU its version, and refuses (before anything is built) a
+ * QEMU that is missing or cannot run the configured guest.  0, or -1
+ * (reported; nothing to release). */
+int bench_init(struct bench *be, const struct conf *c, struct tree *tree,
+	       const struct tree_range *r);
+/* What this bench did so far. */
+struct bench_counts {
+	int builds;		/* kernels compiled */
+	int cached;		/* distinct kernels found built */
+	int runs;		/* VM runs */
+	double t_build;		/* seconds compiling */
+	double elapsed;		/* seconds since bench_init() */
+};
+void bench_counts(const struct bench *be, struct bench_counts *n);
+/* The QEMU version bench_init() found, "MAJOR.MINOR". */
+const char *bench_qemu(const struct bench *be);
+/* Builds target i (or finds it built), progress lines naming it:
+ * BUILD_OK or BUILD_FAILED with res filled (release it), or -1. */
+int bench_build(struct bench *be, int i, struct build_result *res);
 /* Successful samples of target i recorded so far (*v borrowed until the
  * next call on be), failed runs into *nfail. */
 int bench_samples(struct bench *be, int i, const double **v, int *nfail);
@@ -106,8 +123,8 @@ int bench_measure(struct bench *be, int i);
  * run.  Unusable targets are skipped.  0 done, -1 tool error or interrupt
  * (runs finished so far stay recorded). */
 int bench_ensure_many(struct bench *be, const int *idx, const int *want, int n);
-/* Runs target i until it has what its mode needs (1 in icount mode,
- * RUNS_MIN otherwise; failed runs retried up to 2 more than succeeded):
+/* Runs target i until it has bench_runs_wanted() runs (failed runs
+ * retried up to 2 more than succeeded):
  * the count with *v as bench_samples() gives it, 0 when the target cannot
  * be built or booted, -1 on a tool error or interrupt. */
 int bench_gather(struct bench *be, int i, const double **v);

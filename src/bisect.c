@@ -1,3 +1,4 @@
+/* bisect: the bisection engine, pure logic over a measurement backend. */
 #include "bisect.h"
 #include "progress.h"
 #include "stats.h"
@@ -24,6 +25,11 @@ void bisect_params_default(struct bisect_params *p)
 	p->runs_max = 30;
 	p->max_fail = 2;
 	p->step = 4;
+}
+
+int bisect_runs_wanted(const struct bisect_params *p)
+{
+	return p->deterministic ? 1 : p->runs_min > 0 ? p->runs_min : 1;
 }
 
 void bisect_init(struct bisect *b, const struct bisect_ops *ops, void *ctx, int n,
@@ -677,7 +683,7 @@ static int split(struct bisect *b, int a, int bb, int depth)
 			add_change(b, a, bb, &c);	/* among skipped states */
 			return 0;
 		}
-		r = ensure(b, mid, b->p.deterministic ? 1 : b->p.runs_min);
+		r = ensure(b, mid, bisect_runs_wanted(&b->p));
 		if (r == -2)
 			return -2;
 		if (r >= 0)
@@ -719,6 +725,8 @@ int bisect_culprits(struct bisect *b, int good, int bad)
 	b->listing = 1;
 	r = culprits_walk(b, good, bad);
 	b->listing = 0;
+	if (r == 1)
+		b->nchg = 0;	/* changes up to an end that cannot be measured mean nothing */
 	return r;
 }
 
@@ -754,9 +762,9 @@ static int culprits_walk(struct bisect *b, int good, int bad)
 		if (r == -2)
 			return -1;
 		if (r == -1)
-			break;
-		if (a == good && ensure(b, a, 1) < 0)
-			return ensure(b, a, 1) == -2 ? -1 : 0;
+			return 1;	/* BAD cannot be measured */
+		if (a == good && (r = ensure(b, a, 1)) < 0)
+			return r == -2 ? -1 : 1;
 		if (split(b, a, next, 0) == -2)
 			return -1;
 		if (b->switched == 1) {
@@ -773,52 +781,3 @@ static int culprits_walk(struct bisect *b, int good, int bad)
 	return 0;
 }
 
-void bisect_print(struct bisect *b, const struct bisect_result *res, FILE *f)
-{
-	int i;
-
-	fprintf(f, "rule: %s; threshold %.2f%%\n", bisect_rule(b), 100 * b->p.threshold);
-	switch (res->status) {
-	case BISECT_FOUND:
-	case BISECT_AMBIGUOUS:
-		if (res->status == BISECT_FOUND)
-			fprintf(f, "first bad state: %s\n", b->ops->label(b->ctx, res->culprit));
-		else
-			fprintf(f, "first bad state is one of %d..%d (states in between were skipped); "
-				   "last tested bad: %s\n", res->parent + 1, res->culprit,
-				b->ops->label(b->ctx, res->culprit));
-		fprintf(f, "throughput: %.3f MB/s at the culprit, %.3f MB/s at its parent %s: %+.2f%%\n",
-			res->culprit_v, res->parent_v, b->ops->label(b->ctx, res->parent),
-			100 * res->change);
-		fprintf(f, "confidence: %s\n", res->confidence);
-		break;
-	case BISECT_NO_DIFF:
-		fprintf(f, "no regression: GOOD %s %.3f MB/s and BAD %s %.3f MB/s differ by %+.2f%%, "
-			   "within the threshold", b->ops->label(b->ctx, res->good), res->good_v,
-			b->ops->label(b->ctx, res->bad), res->bad_v, 100 * res->change);
-		if (res->mde > 0)
-			fprintf(f, "; noise hides changes below %.2f%% at these run counts", 100 * res->mde);
-		fputc('\n', f);
-		break;
-	case BISECT_NOT_SLOWER:
-		fprintf(f, "BAD %s (%.3f MB/s) is faster than GOOD %s (%.3f MB/s) by %+.2f%%: "
-			   "nothing to bisect (swap the ends to find the improvement, or run "
-			   "'tbisect culprits')\n", b->ops->label(b->ctx, res->bad), res->bad_v,
-			b->ops->label(b->ctx, res->good), res->good_v, 100 * res->change);
-		break;
-	case BISECT_ENDPOINT_FAILED:
-		fprintf(f, "cannot bisect: an endpoint (GOOD %s or BAD %s) cannot be built or booted\n",
-			b->ops->label(b->ctx, res->good), b->ops->label(b->ctx, res->bad));
-		break;
-	case BISECT_ABORTED:
-		fprintf(f, "bisection stopped before it finished; run the same command again to resume\n");
-		break;
-	}
-	if (res->nskipped) {
-		fprintf(f, "skipped states:");
-		for (i = 0; i < res->nskipped; i++)
-			fprintf(f, " %s", b->ops->label(b->ctx, res->skipped[i]));
-		fputc('\n', f);
-	}
-	fprintf(f, "runs asked for: %d\n", res->runs);
-}

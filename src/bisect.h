@@ -38,7 +38,7 @@
  *	struct bisect b;
  *	bisect_init(&b, &ops, ctx, n, &params);
  *	bisect_run(&b, good, bad, &res);        or bisect_culprits()
- *	bisect_print(&b, &res, stdout);
+ *	... res.status, res.culprit (the command layer says it in words) ...
  *	bisect_result_release(&res); bisect_release(&b);
  */
 #ifndef TBISECT_BISECT_H
@@ -144,6 +144,9 @@ struct bisect {
 };
 
 void bisect_params_default(struct bisect_params *p);
+/* Runs a state needs for a verdict: 1 under the deterministic rule,
+ * runs_min under the statistical one (wall-clock, seeded SMP icount). */
+int bisect_runs_wanted(const struct bisect_params *p);
 void bisect_init(struct bisect *b, const struct bisect_ops *ops, void *ctx, int n,
 		 const struct bisect_params *p);
 /* Finds the first BAD state in good..bad.  Returns 0 (see res->status) or
@@ -151,7 +154,8 @@ void bisect_init(struct bisect *b, const struct bisect_ops *ops, void *ctx, int 
 int bisect_run(struct bisect *b, int good, int bad, struct bisect_result *res);
 /* Finds every state in good..bad whose throughput differs from its parent
  * by more than the threshold (by more than the floor under the
- * deterministic rule), into b->chg/b->nchg (sorted).  0 or -1. */
+ * deterministic rule), into b->chg/b->nchg (sorted).  0, 1 when GOOD or BAD
+ * cannot be measured (nothing listed), -1 when aborted. */
 int bisect_culprits(struct bisect *b, int good, int bad);
 /* Runs state i through ops until it has want successful samples.  Returns
  * their count with *v as ops->samples gives it, 0 when the state is unusable
@@ -160,8 +164,6 @@ int bisect_gather(const struct bisect_ops *ops, void *ctx, int i, int want, int 
 		  const double **v);
 /* Median of the samples of state i (NAN if none). */
 double bisect_value(struct bisect *b, int i);
-/* Writes the verdict of a bisect_run() in words. */
-void bisect_print(struct bisect *b, const struct bisect_result *res, FILE *f);
 const char *bisect_rule(const struct bisect *b);
 /* The smallest change bisect_culprits() lists: the floor under the
  * deterministic rule when set, else the threshold. */

@@ -406,6 +406,19 @@ out:
 	return ret;
 }
 
+/* Whether files a and b have the same bytes (b may be missing): 0 with
+ * *same set, or -1. */
+static int same_file(const char *a, const char *b, int *same)
+{
+	char ha[65], hb[65];
+
+	*same = 0;
+	if (util_sha256_file(a, ha) < 0)
+		return -1;
+	*same = util_exists(b) && util_sha256_file(b, hb) == 0 && !strcmp(ha, hb);
+	return 0;
+}
+
 /* ccache hashes the preprocessor's output through cppfilter (comments and
  * blank lines cost no compile), unless the objects carry line numbers of
  * their own (debug information).  b->cpp_filter: the environment entry, or
@@ -413,7 +426,7 @@ out:
 static int use_cpp_filter(struct build *b)
 {
 	char *dotconfig = xasprintf("%s/.config", b->outdir), *cfg = NULL, *self, *link, *dir;
-	int ret = -1, debug;
+	int ret = -1, debug, same;
 
 	free(b->cpp_filter);
 	b->cpp_filter = NULL;
@@ -424,15 +437,17 @@ static int use_cpp_filter(struct build *b)
 		ret = 0;
 		goto out;
 	}
-	/* A link named for the filter, to this very binary. */
+	/* A copy of this very binary under the filter's name: a rebuild of
+	 * tbisect during a build must not pull it from under ccache. */
 	dir = xasprintf("%s/bin", b->conf->workdir);
 	link = xasprintf("%s/%s", dir, CPPFILTER_NAME);
 	self = realpath("/proc/self/exe", NULL);
-	if (self && util_mkdir_p(dir) == 0 && util_symlink(self, link) == 0) {
+	if (self && util_mkdir_p(dir) == 0 && same_file(self, link, &same) == 0 &&
+	    (same || util_copy_file(self, link, NULL) == 0)) {
 		b->cpp_filter = xasprintf("CCACHE_PREFIX_CPP=%s", link);
 		ret = 0;
 	} else {
-		error("cannot link %s to tbisect itself", link);
+		error("cannot install %s for ccache", link);
 	}
 	free(self);
 	free(link);
@@ -694,9 +709,9 @@ int build_kernel(struct build *b, const char *treeid, struct build_result *res)
 	double start;
 	int ret = -1, ms;
 
-	if (build_lookup(b, treeid, res, &st) == 0) {
+	if ((ms = build_lookup(b, treeid, res, &st)) <= 0) {
 		free(logdir);
-		return st;
+		return ms < 0 ? -1 : (int)st;	/* no key: nothing may be built under it */
 	}
 	dir = xasprintf("%s/%.16s", b->cachedir, res->key);
 	if (util_mkdir_p(logdir) < 0 || util_mkdir_p(dir) < 0 || distcc_check(&b->distcc) < 0)

@@ -82,10 +82,12 @@ void build_set_source(struct build *b, const char *kconfig_src);
 /* The options of fragment (text) missing from config (text), " "-joined,
  * caller frees; NULL when all are there. */
 char *build_missing_options(const char *fragment, const char *config);
-/* Key of treeid under this build's config and toolchain, into key (65). */
+/* Key of treeid under this build's config and toolchain, into key (65).
+ * 0, or -1 (reported). */
 int build_key(struct build *b, const char *treeid, char *key);
 /* Looks up the cache only: 0 with res filled when built (or failed) before,
- * 1 when unknown. */
+ * 1 when unknown, -1 when no key can be made (gcc missing, fragment
+ * unreadable; reported). */
 int build_lookup(struct build *b, const char *treeid, struct build_result *res,
 		 enum build_status *st);
 /* Builds the source tree as it is checked out now, recording the result

@@ -182,7 +182,7 @@ int check_core(const struct bisect_params *p, const struct check_baseline *base,
 	memset(rep, 0, sizeof(*rep));
 	rep->culprit = -1;
 	rep->base_v = stats_median(base->v, base->n);
-	k = bisect_gather(ops, ctx, head, p->deterministic ? 1 : p->runs_min, 2, &v);
+	k = bisect_gather(ops, ctx, head, bisect_runs_wanted(p), 2, &v);
 	if (k < 0)
 		return -1;
 	if (k == 0) {

@@ -1,3 +1,4 @@
+/* cmd: what every command shares: the range, exit statuses, plot and report. */
 #include "cmd.h"
 #include "plot.h"
 #include "util.h"
@@ -20,9 +21,7 @@ int cmd_prepare_tree(struct cmd_ctx *x)
 {
 	if (x->tree_ready)
 		return 0;
-	if (!x->tree.user && series_load(&x->series, x->conf.patches) < 0)
-		return -1;
-	if (tree_prepare(&x->tree, &x->series) < 0)
+	if (tree_prepare(&x->tree) < 0)
 		return -1;
 	x->tree_ready = 1;
 	return 0;
@@ -31,43 +30,35 @@ int cmd_prepare_tree(struct cmd_ctx *x)
 /* Resolves one end; a default from the configuration names its line. */
 static int resolve_end(struct cmd_ctx *x, const char *spec, const char *key, int line)
 {
-	int s = tree_resolve(&x->tree, spec);
+	int s = tree_resolve(&x->tree, &x->range, spec);
 
 	if (s < 0 && line)
 		error("%s:%d: %s names no state", x->conf.path, line, key);
 	return s;
 }
 
-/* TREE mode: the range is listed from the revisions given, else from the
- * configuration (listed when the tree was prepared). */
-static int git_range(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad)
+/* Lists x->range anew from the ends named (NULL: the configuration's). */
+static int list_range(struct cmd_ctx *x, const char *good, const char *bad)
 {
-	const char *g = argc > 0 ? argv[0] : x->conf.good;
-	const char *b = argc > 1 ? argv[1] : (x->conf.bad ? x->conf.bad : "HEAD");
-
-	if (!argc && !tree_git_configured(&x->conf))
-		return error("TREE mode needs GOOD: set it in %s, with -s GOOD=REV, or name GOOD "
-			     "and BAD on the command line", x->conf.path ? x->conf.path : "bisect.conf");
-	if ((argc || !x->tree.n) && tree_git_range(&x->tree, g, b) < 0) {
-		if (argc < 2 && (x->conf.good_line || x->conf.bad_line))
-			error("%s:%d: GOOD and BAD there must be revisions of %s with TREE set",
-			      x->conf.path, argc ? x->conf.bad_line : x->conf.good_line, x->tree.user);
+	tree_range_release(&x->range);
+	if (tree_span(&x->tree, good, bad, &x->range) < 0) {
+		if ((!good || !bad) && (x->conf.good_line || x->conf.bad_line))
+			error("%s:%d: GOOD and BAD there must name commits of %s", x->conf.path,
+			      !bad && x->conf.bad_line ? x->conf.bad_line : x->conf.good_line,
+			      x->tree.source);
 		return -1;
 	}
-	if (x->tree.n < 2)
-		return error("GOOD (%s) and BAD (%s) are the same commit", g, b);
-	*good = 0;
-	*bad = x->tree.n - 1;
 	return 0;
 }
 
 int cmd_range(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad)
 {
 	const char *g = argc > 0 ? argv[0] : x->conf.good;
-	const char *b = argc > 1 ? argv[1] : (x->conf.bad ? x->conf.bad : "head");
+	const char *b = argc > 1 ? argv[1] : x->conf.bad ? x->conf.bad : "head";
 
-	if (x->tree.user)
-		return git_range(x, argc, argv, good, bad);
+	if ((argc || !x->range.n) &&
+	    list_range(x, argc > 0 ? argv[0] : NULL, argc > 1 ? argv[1] : NULL) < 0)
+		return -1;
 	if ((*good = resolve_end(x, g, "GOOD", argc < 1 ? x->conf.good_line : 0)) < 0 ||
 	    (*bad = resolve_end(x, b, "BAD", argc < 2 ? x->conf.bad_line : 0)) < 0)
 		return -1;
@@ -81,27 +72,34 @@ int cmd_range(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad)
 
 int cmd_list_states(struct cmd_ctx *x)
 {
-	int g, b;
-
-	if (x->tree.user && !x->tree.n && cmd_range(x, 0, NULL, &g, &b) < 0)
-		return -1;
-	return 0;
+	return x->range.n ? 0 : list_range(x, NULL, NULL);
 }
 
 int cmd_resolve(struct cmd_ctx *x, const char *spec)
 {
 	if (cmd_list_states(x) < 0)
 		return -1;
-	return spec ? tree_resolve(&x->tree, spec) : x->tree.n - 1;
+	return spec ? tree_resolve(&x->tree, &x->range, spec) : x->range.n - 1;
 }
 
 int cmd_range_or_all(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad)
 {
-	if (argc || x->tree.user)
+	if (argc)
 		return cmd_range(x, argc, argv, good, bad);
+	if (cmd_list_states(x) < 0)
+		return -1;
+	if (x->range.n < 2)
+		return error("the range of %s holds one state: nothing to compare", x->tree.source);
 	*good = 0;
-	*bad = x->tree.n - 1;
+	*bad = x->range.n - 1;
 	return 0;
+}
+
+char *cmd_state_id(const struct tree_state *s)
+{
+	if (!strncmp(s->name, s->commit, strlen(s->name)))
+		return xstrdup(s->commit);
+	return xasprintf("%s (%s)", s->commit, s->name);
 }
 
 int cmd_parse_number(const char *opt, const char *value, double *out)
@@ -121,23 +119,19 @@ int cmd_parse_count(const char *opt, const char *value, int *out)
 	return 0;
 }
 
-/* A state's name on the x axis: its short hash, or its number and patch
- * name without "0005-" and ".patch". */
-static char *state_tic(const struct cmd_ctx *x, int i)
+/* A state's name on the x axis: its number and name, a patch name without
+ * "0005-" and ".patch". */
+static char *state_tic(const struct tree_state *s)
 {
-	const char *name = x->tree.state[i].name, *dash = strchr(name, '-');
+	const char *name = s->name, *dash = strchr(name, '-');
 	size_t len;
 
-	if (x->tree.user)
-		return xasprintf("%.7s", x->tree.state[i].commit);
-	if (!i)
-		return xstrdup("0 base");
-	if (dash && dash - name == 4)
+	if (dash && dash - name == 4 && strspn(name, "0123456789") == 4)
 		name = dash + 1;
 	len = strlen(name);
 	if (len > 6 && !strcmp(name + len - 6, ".patch"))
 		len -= 6;
-	return xasprintf("%d %.*s", i, (int)len, name);
+	return xasprintf("%d %.*s", s->index, (int)len, name);
 }
 
 static enum plot_mark state_mark(int i, int good, int bad, const struct bisect_change *chg, int nchg)
@@ -157,7 +151,7 @@ static enum plot_mark state_mark(int i, int good, int bad, const struct bisect_c
 	return MARK_NONE;
 }
 
-void cmd_draw(struct cmd_ctx *x, struct bench *be, int good, int bad,
+void cmd_draw(struct cmd_ctx *x, struct bench *be, const struct tree_range *rg, int good, int bad,
 	      const struct bisect_change *chg, int nchg)
 {
 	struct plot p;
@@ -166,19 +160,17 @@ void cmd_draw(struct cmd_ctx *x, struct bench *be, int good, int bad,
 
 	title = xasprintf("tbench along %s (states %d..%d) - %s, %ld clients, %ld s, "
 			  "%ld CPU%s, cgroup depth %ld",
-			  x->tree.user ? x->tree.user : "kpatches", good, bad, bench_mode(be),
+			  x->tree.source, rg->state[good].index, rg->state[bad].index, bench_mode(be),
 			  x->conf.clients, x->conf.seconds, x->conf.smp, x->conf.smp == 1 ? "" : "s",
 			  x->conf.cgroup_depth);
 	plot_init(&p, x->conf.plot_dir, "tbisect", title);
-	if (x->tree.user) {
-		free(p.xlabel);
-		p.xlabel = xstrdup("commit (first-parent order)");
-	}
+	free(p.xlabel);
+	p.xlabel = xstrdup("state (first-parent order)");
 	for (i = good; i <= bad; i++) {
 		const double *v;
 		int nf, n = bench_samples(be, i, &v, &nf);
-		char *tic = state_tic(x, i);
-		struct plot_row *r = plot_add(&p, i, tic, x->tree.state[i].subject, v, n,
+		char *tic = state_tic(&rg->state[i]);
+		struct plot_row *r = plot_add(&p, i, tic, rg->state[i].subject, v, n,
 					      state_mark(i, good, bad, chg, nchg));
 
 		for (k = 0; r && k < nchg; k++)
@@ -226,18 +218,15 @@ void cmd_report_init(struct cmd_ctx *x, struct bench *be, struct report *r, cons
 	const struct conf *c = &x->conf;
 	char *cmdline = reproduce(x);
 
+	const struct tree_state *g = &x->range.state[good], *b = &x->range.state[bad];
+	char *gid = cmd_state_id(g), *bid = cmd_state_id(b);
+
 	report_init(r, command);
-	if (x->tree.user) {
-		report_set(r, REPORT_SOURCE, x->tree.user);
-		report_setf(r, REPORT_GOOD, "%s %s", x->tree.state[good].commit,
-			    x->tree.state[good].subject);
-		report_setf(r, REPORT_BAD, "%s %s", x->tree.state[bad].commit,
-			    x->tree.state[bad].subject);
-	} else {
-		report_setf(r, REPORT_SOURCE, "kpatches series %s on linux-source-6.1", c->patches);
-		report_setf(r, REPORT_GOOD, "%d (%s)", good, x->tree.state[good].name);
-		report_setf(r, REPORT_BAD, "%d (%s)", bad, x->tree.state[bad].name);
-	}
+	report_set(r, REPORT_SOURCE, x->tree.source);
+	report_setf(r, REPORT_GOOD, "state %d: %s %s", g->index, gid, g->subject);
+	report_setf(r, REPORT_BAD, "state %d: %s %s", b->index, bid, b->subject);
+	free(gid);
+	free(bid);
 	if (be)
 		report_set(r, REPORT_MODE, bench_mode(be));
 	report_setf(r, REPORT_SETTINGS, "CLIENTS=%ld SECONDS=%ld SMP=%ld CGROUP_DEPTH=%ld "
@@ -251,8 +240,11 @@ void cmd_report_init(struct cmd_ctx *x, struct bench *be, struct report *r, cons
 
 void cmd_report_cost(struct report *r, const struct bench *be)
 {
+	struct bench_counts n;
+
+	bench_counts(be, &n);
 	report_setf(r, REPORT_COST, "%d kernel builds (%.0f s), %d VM runs, %.0f s in all",
-		    be->builds, be->t_build, be->runs, util_now() - be->t_start);
+		    n.builds, n.t_build, n.runs, n.elapsed);
 }
 
 void cmd_report_save(struct cmd_ctx *x, struct bench *be, struct report *r)

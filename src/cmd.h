@@ -6,9 +6,11 @@
  * main() parses the options and the configuration, finds the command in
  * its table, takes the work-directory lock and prepares the tree when the
  * table says so, then calls it:
- *	struct cmd_ctx x;           conf loaded, series and tree initialised
+ *	struct cmd_ctx x;           conf loaded, tree initialised
  *	status = cmd_bisect(&x, argc, argv);   argv: the command's arguments
- * A command owns nothing of x; main releases it.
+ * A command owns nothing of x; main releases it.  Commands never ask which
+ * kind of range they work on (the series or a user's git tree): both are
+ * git histories listed by tree.h into x->range.
  */
 #ifndef TBISECT_CMD_H
 #define TBISECT_CMD_H
@@ -16,8 +18,8 @@
 #include "bench.h"
 #include "bisect.h"
 #include "conf.h"
+#include "hist.h"
 #include "report.h"
-#include "series.h"
 #include "tree.h"
 
 enum exit_code {
@@ -33,42 +35,45 @@ enum exit_code {
 
 struct cmd_ctx {
 	struct conf conf;
-	struct series series;
 	struct tree tree;
+	struct tree_range range;	/* the states the command works on (cmd_range()) */
 	int tree_ready;
 	int argc;			/* tbisect's own argv, for the report */
 	const char *const *argv;
 };
 
-/* Loads the series and prepares the tree (once).  0 or -1 (reported). */
+/* Prepares the tree (once).  0 or -1 (reported). */
 int cmd_prepare_tree(struct cmd_ctx *x);
-/* GOOD and BAD from argv[0..1] or the configuration; errors name the
- * configuration line.  0 or -1 (reported). */
+/* Lists x->range (tree_span(): the series, or GOOD..BAD of a user's tree,
+ * from argv[0..1] or the configuration) and resolves GOOD and BAD in it
+ * into *good < *bad; errors name the configuration line.  0 or -1
+ * (reported). */
 int cmd_range(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad);
-/* TREE mode: lists the configured range as the states unless a command
- * listed one; the bench is made after it (its targets are the states).
- * 0 or -1 (reported).  Nothing to do for the series. */
+/* Lists x->range from the configuration unless a command listed it.  0 or
+ * -1 (reported). */
 int cmd_list_states(struct cmd_ctx *x);
-/* The state named spec (NULL: the last one, BAD or head); in TREE mode the
- * configured range is listed first when no command listed one.  The index,
- * or -1 (reported). */
+/* The index in x->range of the state named spec (NULL: the last one), the
+ * range listed first when it is not.  The index, or -1 (reported). */
 int cmd_resolve(struct cmd_ctx *x, const char *spec);
-/* The same, but the whole series when argc is 0. */
+/* cmd_range() when argv names the ends, else every listed state. */
 int cmd_range_or_all(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad);
+/* How a report names a state: its commit id, with its name after it when
+ * the name says more ("<id> (0005-foo.patch)").  Caller frees. */
+char *cmd_state_id(const struct tree_state *s);
 /* code, or EXIT_INTERRUPTED (with a word on resuming) after SIGINT/SIGTERM. */
 int cmd_exit(int code);
 /* Parses the value of option opt strictly: a finite number (or a whole one
  * for cmd_parse_count, at least 1).  0, or -1 reported as "bad value". */
 int cmd_parse_number(const char *opt, const char *value, double *out);
 int cmd_parse_count(const char *opt, const char *value, int *out);
-/* Draws plots/tbisect.* for good..bad from everything recorded, marking
- * the changes in chg. */
-void cmd_draw(struct cmd_ctx *x, struct bench *be, int good, int bad,
+/* Draws plots/tbisect.* for states good..bad of r (be's targets) from
+ * everything recorded, marking the changes in chg. */
+void cmd_draw(struct cmd_ctx *x, struct bench *be, const struct tree_range *r, int good, int bad,
 	      const struct bisect_change *chg, int nchg);
 /* Starts the report of a searching command: range (states good and bad of
- * the tree as it is now), mode (when be is not NULL), settings, plot, the
- * command that reproduces it.  The caller adds the verdict and the
- * numbers, then cmd_report_save(). */
+ * x->range), mode (when be is not NULL), settings, plot, the command that
+ * reproduces it.  The caller adds the verdict and the numbers, then
+ * cmd_report_save(). */
 void cmd_report_init(struct cmd_ctx *x, struct bench *be, struct report *r, const char *command,
 		     int good, int bad);
 /* The cost line of r from what be did so far. */

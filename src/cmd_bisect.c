@@ -1,4 +1,4 @@
-/* The commands that search a range: bisect, culprits, attribute. */
+/* cmd_bisect: the commands that search a range: bisect, culprits, attribute. */
 #include "cmd.h"
 #include "stats.h"
 #include "util.h"
@@ -20,57 +20,117 @@ static int already_measured(struct bench *be, int good, int bad)
 	return total;
 }
 
-static int bisect_exit(enum bisect_status st)
+/* The verdict of a bisect_run() in words. */
+static void print_verdict(const struct bisect *b, const struct bisect_result *res, FILE *f)
 {
-	switch (st) {
-	case BISECT_FOUND: return EXIT_OK;
-	case BISECT_AMBIGUOUS: return EXIT_AMBIGUOUS;
+	int i;
+
+	fprintf(f, "rule: %s; threshold %.2f%%\n", bisect_rule(b), 100 * b->p.threshold);
+	switch (res->status) {
+	case BISECT_FOUND:
+	case BISECT_AMBIGUOUS:
+		if (res->status == BISECT_FOUND)
+			fprintf(f, "first bad state: %s\n", b->ops->label(b->ctx, res->culprit));
+		else
+			fprintf(f, "first bad state is after %s, up to %s (states in between were "
+				   "skipped)\n", b->ops->label(b->ctx, res->parent),
+				b->ops->label(b->ctx, res->culprit));
+		fprintf(f, "throughput: %.3f MB/s at the culprit, %.3f MB/s at its parent %s: %+.2f%%\n",
+			res->culprit_v, res->parent_v, b->ops->label(b->ctx, res->parent),
+			100 * res->change);
+		fprintf(f, "confidence: %s\n", res->confidence);
+		break;
 	case BISECT_NO_DIFF:
-	case BISECT_NOT_SLOWER: return EXIT_NO_REGRESSION;
-	default: return EXIT_ERROR;
+		fprintf(f, "no regression: GOOD %s %.3f MB/s and BAD %s %.3f MB/s differ by %+.2f%%, "
+			   "within the threshold", b->ops->label(b->ctx, res->good), res->good_v,
+			b->ops->label(b->ctx, res->bad), res->bad_v, 100 * res->change);
+		if (res->mde > 0)
+			fprintf(f, "; noise hides changes below %.2f%% at these run counts", 100 * res->mde);
+		fputc('\n', f);
+		break;
+	case BISECT_NOT_SLOWER:
+		fprintf(f, "BAD %s (%.3f MB/s) is faster than GOOD %s (%.3f MB/s) by %+.2f%%: "
+			   "nothing to bisect (swap the ends to find the improvement, or run "
+			   "'tbisect culprits')\n", b->ops->label(b->ctx, res->bad), res->bad_v,
+			b->ops->label(b->ctx, res->good), res->good_v, 100 * res->change);
+		break;
+	case BISECT_ENDPOINT_FAILED:
+		fprintf(f, "cannot bisect: an endpoint (GOOD %s or BAD %s) cannot be built or booted\n",
+			b->ops->label(b->ctx, res->good), b->ops->label(b->ctx, res->bad));
+		break;
+	case BISECT_ABORTED:
+		fprintf(f, "bisection stopped before it finished; run the same command again to resume\n");
+		break;
 	}
+	if (res->nskipped) {
+		fprintf(f, "skipped states:");
+		for (i = 0; i < res->nskipped; i++)
+			fprintf(f, " %s", b->ops->label(b->ctx, res->skipped[i]));
+		fputc('\n', f);
+	}
+	fprintf(f, "runs asked for: %d\n", res->runs);
 }
 
-/* TREE mode: one engine run per level of hist_bisect(), the last level's
- * bench kept for the plot. */
-struct git_search {
+/* One search through the history: one engine run per level of
+ * hist_bisect(), each level a range of its own (the command's x->range is
+ * not touched); the last level's bench and range kept for the plot. */
+struct search {
 	struct cmd_ctx *x;
+	struct tree_range lv;	/* the level listed last */
 	struct bench be;
 	int have_be;
 	int builds, cached, runs, levels;
 };
 
-static int gs_list(void *ctx, const char *good, const char *bad, struct hist_level *lv)
+static int search_list(void *ctx, const char *good, const char *bad, struct hist_level *lv)
 {
-	return tree_git_log(&((struct git_search *)ctx)->x->tree, good, bad, lv);
+	struct search *gs = ctx;
+	int i;
+
+	tree_range_release(&gs->lv);
+	if (tree_list(&gs->x->tree, good, bad, &gs->lv) < 0)
+		return -1;
+	for (i = 0; i < gs->lv.n; i++) {
+		const struct tree_state *s = &gs->lv.state[i];
+		char *parents = s->merge ? xasprintf("p %s", s->parent2) : xstrdup("p");
+
+		hist_level_add(lv, s->commit, s->treeid, parents, s->subject);
+		free(parents);
+	}
+	return 0;
 }
 
-static int gs_merge_base(void *ctx, const char *a, const char *b, char *out)
+static int search_merge_base(void *ctx, const char *a, const char *b, char *out)
 {
-	return tree_git_merge_base(&((struct git_search *)ctx)->x->tree, a, b, out);
+	return tree_merge_base(&((struct search *)ctx)->x->tree, a, b, out);
 }
 
-static void gs_drop_bench(struct git_search *gs)
+static void search_drop_bench(struct search *gs)
 {
+	struct bench_counts n;
+
 	if (!gs->have_be)
 		return;
-	gs->builds += gs->be.builds;
-	gs->cached += gs->be.cached_builds;
-	gs->runs += gs->be.runs;
+	bench_counts(&gs->be, &n);
+	gs->builds += n.builds;
+	gs->cached += n.cached;
+	gs->runs += n.runs;
 	bench_release(&gs->be);
 	gs->have_be = 0;
 }
 
-static int gs_bisect(void *ctx, const struct hist_level *lv, int depth, struct bisect_result *res)
+static int search_level(void *ctx, const struct hist_level *lv, int depth,
+			struct bisect_result *res)
 {
-	struct git_search *gs = ctx;
+	struct search *gs = ctx;
 	struct bisect_params p;
 	struct bisect b;
 	int prior;
 
-	gs_drop_bench(gs);
-	tree_use_level(&gs->x->tree, lv);
-	if (bench_init(&gs->be, &gs->x->conf, &gs->x->tree) < 0)
+	search_drop_bench(gs);
+	if (lv->n != gs->lv.n)
+		return error("bisect: level of %d commits, %d listed", lv->n, gs->lv.n);
+	if (bench_init(&gs->be, &gs->x->conf, &gs->x->tree, &gs->lv) < 0)
 		return -1;
 	gs->have_be = 1;
 	gs->levels++;
@@ -78,24 +138,38 @@ static int gs_bisect(void *ctx, const struct hist_level *lv, int depth, struct b
 		info("bisect: level %d, inside the merge's branch: %d commits %.12s..%.12s", depth,
 		     lv->n, lv->c[0].id, lv->c[lv->n - 1].id);
 	else
-		info("bisect: level 0, the first-parent line: %d commits %.12s..%.12s, mode %s",
-		     lv->n, lv->c[0].id, lv->c[lv->n - 1].id, bench_mode(&gs->be));
+		info("bisect: GOOD %s, BAD %s, %d states, mode %s", bench_label(&gs->be, 0),
+		     bench_label(&gs->be, lv->n - 1), lv->n, bench_mode(&gs->be));
 	prior = already_measured(&gs->be, 0, lv->n - 1);
 	if (prior)
-		info("resumed: %d runs of this level are already recorded and will be reused", prior);
+		info("resumed: %d runs of these states are already recorded and will be reused",
+		     prior);
 	bench_params(&gs->x->conf, &p);
 	bisect_init(&b, &bench_ops, &gs->be, lv->n, &p);
 	bisect_run(&b, 0, lv->n - 1, res);
-	printf("level %d: %s .. %s\n", depth, bench_label(&gs->be, 0),
+	printf("level %d: GOOD %s .. BAD %s\n", depth, bench_label(&gs->be, 0),
 	       bench_label(&gs->be, lv->n - 1));
-	bisect_print(&b, res, stdout);
+	print_verdict(&b, res, stdout);
 	bisect_release(&b);
 	return res->status == BISECT_ABORTED ? -1 : 0;
 }
 
+static void search_release(struct search *gs)
+{
+	search_drop_bench(gs);
+	tree_range_release(&gs->lv);
+}
+
+/* Runs hist_bisect() from good to bad (commit ids): 0 with r filled, or -1. */
+static int search_run(struct search *gs, const char *good, const char *bad, struct hist_result *r)
+{
+	return hist_bisect(&(struct hist_ops){ search_list, search_merge_base, search_level }, gs,
+			   good, bad, r);
+}
+
 /* The engine's answer as the report's verdict and numbers; culprit and
- * subject name it (a label, or a commit id in TREE mode).  0, or -1 when
- * there is nothing to report (the search stopped). */
+ * subject name it.  0, or -1 when there is nothing to report (the search
+ * stopped). */
 static int report_result(struct report *r, const struct bisect_result *res, const char *culprit,
 			 const char *subject)
 {
@@ -138,7 +212,7 @@ static int hist_exit(enum hist_status st)
 	}
 }
 
-static void print_git_result(const struct hist_result *r)
+static void print_result(const struct hist_result *r)
 {
 	int i;
 
@@ -161,17 +235,32 @@ static void print_git_result(const struct hist_result *r)
 	}
 }
 
-/* The report of a TREE bisect: the engine's last level, the merges. */
-static void report_git(struct cmd_ctx *x, struct git_search *gs, const struct hist_result *h,
-		       struct report *rep)
+/* The state of the last level whose commit is id, or NULL. */
+static const struct tree_state *level_state(const struct search *gs, const char *id)
 {
 	int i;
 
+	for (i = 0; i < gs->lv.n; i++)
+		if (!strcmp(gs->lv.state[i].commit, id))
+			return &gs->lv.state[i];
+	return NULL;
+}
+
+/* The report of a bisect: the engine's last level, the merges. */
+static void report_search(struct cmd_ctx *x, struct search *gs, const struct hist_result *h,
+			  struct report *rep)
+{
+	const struct tree_state *cs = level_state(gs, h->culprit.id);
+	char *id = cs ? cmd_state_id(cs) : xstrdup(h->culprit.id);
+	int i;
+
 	report_set(rep, REPORT_MODE, bench_mode(&gs->be));
-	if (report_result(rep, &h->last, h->culprit.id, h->culprit.subject ? h->culprit.subject : "") < 0) {
+	if (report_result(rep, &h->last, id, h->culprit.subject ? h->culprit.subject : "") < 0) {
+		free(id);
 		report_release(rep);
 		return;
 	}
+	free(id);
 	if (h->status == HIST_AMBIGUOUS) {
 		struct sbuf sb;
 
@@ -191,94 +280,48 @@ static void report_git(struct cmd_ctx *x, struct git_search *gs, const struct hi
 	cmd_report_save(x, &gs->be, rep);
 }
 
-static int bisect_git(struct cmd_ctx *x, int argc, char **argv)
+int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
 {
-	struct git_search gs = { .x = x };
+	struct search gs = { .x = x };
 	struct hist_result r;
 	struct report rep;
-	char good[41], bad[41];
 	int g, b, ret;
 
 	if (cmd_range(x, argc, argv, &g, &b) < 0)
 		return EXIT_ERROR;
-	memcpy(good, x->tree.state[g].commit, 41);
-	memcpy(bad, x->tree.state[b].commit, 41);
 	cmd_report_init(x, NULL, &rep, "bisect", g, b);
-	printf("range: GOOD %s .. BAD %s in %s\n", good, bad, x->tree.user);
-	if (hist_bisect(&(struct hist_ops){ gs_list, gs_merge_base, gs_bisect }, &gs, good, bad,
-			&r) < 0) {
-		gs_drop_bench(&gs);
+	printf("range: GOOD %d (%s) .. BAD %d (%s) in %s\n", x->range.state[g].index,
+	       x->range.state[g].name, x->range.state[b].index, x->range.state[b].name,
+	       x->tree.source);
+	if (search_run(&gs, x->range.state[g].commit, x->range.state[b].commit, &r) < 0) {
+		search_release(&gs);
 		report_release(&rep);
 		return cmd_exit(EXIT_ERROR);
 	}
-	print_git_result(&r);
-	if (gs.have_be)
-		report_git(x, &gs, &r, &rep);
-	else
-		report_release(&rep);
+	print_result(&r);
 	if (gs.have_be) {
-		struct bisect_result *l = &r.last;
+		const struct bisect_result *l = &r.last;
 		struct bisect_change c = { l->culprit, l->parent, 0, 0, l->change, 0, 0 };
 
-		if (r.status != HIST_ABORTED && r.status != HIST_MERGE)
-			cmd_draw(x, &gs.be, 0, x->tree.n - 1, &c, l->culprit >= 0 ? 1 : 0);
+		if (l->culprit >= 0)
+			printf("culprit subject: %s\n", gs.lv.state[l->culprit].subject);
+		printf("mode: %s\n", bench_mode(&gs.be));
+		report_search(x, &gs, &r, &rep);
+		if (r.status != HIST_ABORTED)
+			cmd_draw(x, &gs.be, &gs.lv, 0, gs.lv.n - 1, &c, l->culprit >= 0 ? 1 : 0);
 		bench_summary(&gs.be, stdout);
+	} else {
+		report_release(&rep);
 	}
-	gs_drop_bench(&gs);
-	printf("total: %d levels, %d kernel builds, %d cached kernels reused, %d VM runs\n",
-	       gs.levels, gs.builds, gs.cached, gs.runs);
+	search_release(&gs);
+	if (gs.levels > 1)
+		printf("total: %d levels, %d kernel builds, %d cached kernels reused, %d VM runs\n",
+		       gs.levels, gs.builds, gs.cached, gs.runs);
 	ret = hist_exit(r.status);
 	hist_result_release(&r);
 	return cmd_exit(ret);
 }
 
-int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
-{
-	struct bench be;
-	struct bisect b;
-	struct bisect_params p;
-	struct bisect_result res;
-	struct report rep;
-	int good, bad, prior;
-
-	if (x->tree.user)
-		return bisect_git(x, argc, argv);
-	if (cmd_range(x, argc, argv, &good, &bad) < 0 || bench_init(&be, &x->conf, &x->tree) < 0)
-		return EXIT_ERROR;
-	bench_params(&x->conf, &p);
-	bisect_init(&b, &bench_ops, &be, x->tree.n, &p);
-	prior = already_measured(&be, good, bad);
-	if (prior)
-		info("resumed: %d runs of states %d..%d are already recorded and will be reused",
-		     prior, good, bad);
-	info("bisect: GOOD %s, BAD %s, %d states, mode %s", bench_label(&be, good),
-	     bench_label(&be, bad), bad - good + 1, bench_mode(&be));
-	bisect_run(&b, good, bad, &res);
-	printf("range: GOOD %s .. BAD %s\n", bench_label(&be, good), bench_label(&be, bad));
-	printf("mode: %s\n", bench_mode(&be));
-	bisect_print(&b, &res, stdout);
-	if (res.status == BISECT_FOUND || res.status == BISECT_AMBIGUOUS)
-		printf("culprit subject: %s\n", x->tree.state[res.culprit].subject);
-	bench_summary(&be, stdout);
-	cmd_report_init(x, &be, &rep, "bisect", good, bad);
-	if (report_result(&rep, &res, res.culprit >= 0 ? bench_label(&be, res.culprit) : "",
-			  res.culprit >= 0 ? x->tree.state[res.culprit].subject : "") == 0)
-		cmd_report_save(x, &be, &rep);
-	else
-		report_release(&rep);
-	if (res.status != BISECT_ABORTED) {
-		struct bisect_change c = { res.culprit, res.parent, 0, 0, res.change, 0, 0 };
-
-		cmd_draw(x, &be, good, bad, &c, res.culprit >= 0 ? 1 : 0);
-	}
-	bisect_result_release(&res);
-	bisect_release(&b);
-	bench_release(&be);
-	return cmd_exit(bisect_exit(res.status));
-}
-
-/* Finds and prints every change in good..bad; b is initialised here and
- * released by the caller either way.  0 or -1. */
 /* The list culprits prints: every change above the floor, the ones not
  * above the threshold marked small. */
 static void print_changes(struct cmd_ctx *x, struct bench *be, const struct bisect *b, int good,
@@ -299,21 +342,31 @@ static void print_changes(struct cmd_ctx *x, struct bench *be, const struct bise
 		const struct bisect_change *c = &b->chg[i];
 
 		printf("  %-11s state %-3d %+7.2f%%  %.3f -> %.3f MB/s  %s%s%s\n",
-		       c->change < 0 ? "regression" : "improvement", c->state, 100 * c->change, c->from,
-		       c->to, x->tree.state[c->state].subject, c->small ? "  (small)" : "",
+		       c->change < 0 ? "regression" : "improvement", x->range.state[c->state].index,
+		       100 * c->change, c->from, c->to, x->range.state[c->state].subject,
+		       c->small ? "  (small)" : "",
 		       c->state - c->parent > 1 ? "  (among skipped states)" : "");
 	}
 }
 
+/* Lists the changes of good..bad into b (initialised here, released by the
+ * caller either way).  0, or -1 (reported: aborted, or an end that cannot
+ * be measured). */
 static int run_culprits(struct cmd_ctx *x, struct bench *be, struct bisect *b, int good, int bad)
 {
 	struct bisect_params p;
+	int r;
 
 	bench_params(&x->conf, &p);
-	bisect_init(b, &bench_ops, be, x->tree.n, &p);
-	info("culprits: searching %d..%d, grid step %d, threshold %.2f%%, listing from %.2f%%, mode %s",
-	     good, bad, p.step, 100 * p.threshold, 100 * bisect_floor(b), bench_mode(be));
-	if (bisect_culprits(b, good, bad) < 0)
+	bisect_init(b, &bench_ops, be, x->range.n, &p);
+	info("culprits: searching %s..%s, grid step %d, threshold %.2f%%, listing from %.2f%%, mode %s",
+	     bench_label(be, good), bench_label(be, bad), p.step, 100 * p.threshold,
+	     100 * bisect_floor(b), bench_mode(be));
+	r = bisect_culprits(b, good, bad);
+	if (r == 1)
+		return error("culprits: GOOD %s or BAD %s cannot be built or booted: nothing to "
+			     "compare", bench_label(be, good), bench_label(be, bad));
+	if (r < 0)
 		return -1;
 	print_changes(x, be, b, good, bad);
 	return 0;
@@ -328,14 +381,16 @@ static void report_culprits(struct cmd_ctx *x, struct bench *be, const struct bi
 	cmd_report_init(x, be, rep, "culprits", good, bad);
 	for (i = 0; i < b->nchg; i++) {
 		const struct bisect_change *c = &b->chg[i];
-		const char *id = x->tree.user ? x->tree.state[c->state].commit : bench_label(be, c->state);
+		const struct tree_state *s = &x->range.state[c->state];
+		char *id = cmd_state_id(s);
 
-		report_add_change(rep, id, x->tree.state[c->state].subject, c->from, c->to, c->change);
+		report_add_change(rep, id, s->subject, c->from, c->to, c->change);
 		if (c->change < 0 && !c->small && !nreg++) {
 			report_set(rep, REPORT_CULPRIT, id);
-			report_set(rep, REPORT_SUBJECT, x->tree.state[c->state].subject);
+			report_set(rep, REPORT_SUBJECT, s->subject);
 		}
 		nsmall += c->small;
+		free(id);
 	}
 	if (nsmall)
 		report_setf(rep, REPORT_VERDICT, "%d changes above %.2f%%: %d regressions above the "
@@ -347,34 +402,55 @@ static void report_culprits(struct cmd_ctx *x, struct bench *be, const struct bi
 	cmd_report_cost(rep, be);	/* be is gone when the report is saved */
 }
 
-/* TREE mode: a regression at a merge of the first-parent line is searched
- * for inside the merged branch, as bisect does.  The merges' commits were
- * copied out first: the descent makes each level the tree's states. */
+/* A regression at a merge of the first-parent line is searched for inside
+ * the merged branch, as bisect does; pair[k] = { parent, merge }. */
 static int culprits_descend(struct cmd_ctx *x, char (*pair)[2][41], int n, struct report *rep)
 {
-	struct git_search gs = { .x = x };
+	struct search gs = { .x = x };
 	int i, ret = 0;
 
 	for (i = 0; i < n && !util_interrupted; i++) {
 		struct hist_result r;
 
 		printf("\nmerge %.12s: searching its branch for the first bad commit\n", pair[i][1]);
-		if (hist_bisect(&(struct hist_ops){ gs_list, gs_merge_base, gs_bisect }, &gs,
-				pair[i][0], pair[i][1], &r) < 0) {
+		if (search_run(&gs, pair[i][0], pair[i][1], &r) < 0) {
 			ret = -1;
 			break;
 		}
-		print_git_result(&r);
+		print_result(&r);
 		if (r.status == HIST_FOUND)
 			report_add_change(rep, r.culprit.id, r.culprit.subject, r.last.parent_v,
 					  r.last.culprit_v, r.last.change);
 		hist_result_release(&r);
 	}
-	gs_drop_bench(&gs);
+	search_release(&gs);
 	if (n)
 		printf("descent: %d merges, %d levels, %d kernel builds, %d cached kernels reused, "
 		       "%d VM runs\n", n, gs.levels, gs.builds, gs.cached, gs.runs);
 	return ret;
+}
+
+/* The merges among the changes that bisect would descend into (regressions
+ * above the threshold), as { parent, merge } pairs; their count. */
+static int merges_to_search(struct cmd_ctx *x, struct bench *be, const struct bisect *b,
+			    char (*pair)[2][41])
+{
+	int i, n = 0;
+
+	for (i = 0; i < b->nchg; i++) {
+		const struct bisect_change *c = &b->chg[i];
+
+		if (!x->range.state[c->state].merge || c->small)
+			continue;
+		if (c->change > 0) {
+			printf("merge %s improved throughput: bisect looks for regressions and does not "
+			       "descend into it\n", bench_label(be, c->state));
+			continue;
+		}
+		memcpy(pair[n][0], x->range.state[c->parent].commit, 41);
+		memcpy(pair[n++][1], x->range.state[c->state].commit, 41);
+	}
+	return n;
 }
 
 int cmd_culprits(struct cmd_ctx *x, int argc, char **argv)
@@ -383,34 +459,22 @@ int cmd_culprits(struct cmd_ctx *x, int argc, char **argv)
 	struct bisect b;
 	char (*pair)[2][41] = NULL;
 	struct report rep;
-	int good, bad, i, npair = 0, ret = EXIT_OK;
+	int good, bad, npair = 0, ret = EXIT_OK;
 
-	/* Default: the whole series, so the fix is found with the regression. */
+	/* Default: the whole range, so the fix is found with the regression. */
 	if (cmd_range_or_all(x, argc, argv, &good, &bad) < 0 ||
-	    bench_init(&be, &x->conf, &x->tree) < 0)
+	    bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
 		return EXIT_ERROR;
 	if (run_culprits(x, &be, &b, good, bad) < 0)
 		ret = EXIT_ERROR;
 	else
-		cmd_draw(x, &be, good, bad, b.chg, b.nchg);
+		cmd_draw(x, &be, &x->range, good, bad, b.chg, b.nchg);
 	bench_summary(&be, stdout);
 	pair = xcalloc((size_t)b.nchg + 1, sizeof(*pair));
-	for (i = 0; ret == EXIT_OK && x->tree.user && i < b.nchg; i++) {
-		const struct bisect_change *c = &b.chg[i];
-
-		/* Like bisect, it descends for regressions above the threshold. */
-		if (!x->tree.state[c->state].merge || c->small)
-			continue;
-		if (c->change > 0) {
-			printf("merge %s improved throughput: bisect looks for regressions and does not "
-			       "descend into it\n", bench_label(&be, c->state));
-			continue;
-		}
-		memcpy(pair[npair][0], x->tree.state[c->parent].commit, 41);
-		memcpy(pair[npair++][1], x->tree.state[c->state].commit, 41);
-	}
-	if (ret == EXIT_OK)
+	if (ret == EXIT_OK) {
+		npair = merges_to_search(x, &be, &b, pair);
 		report_culprits(x, &be, &b, good, bad, &rep);
+	}
 	bisect_release(&b);
 	bench_release(&be);
 	if (ret == EXIT_OK) {
@@ -425,15 +489,14 @@ int cmd_culprits(struct cmd_ctx *x, int argc, char **argv)
 	return cmd_exit(ret);
 }
 
-/* attribute: BAD with each suspect backed out.  A suspect is a state whose
- * patch (or commit) is reverted, or in TREE mode any commit BAD contains,
- * e.g. one inside a merged branch; its target is the bench target of the
- * reverted tree. */
+/* attribute: BAD with each suspect backed out.  A suspect is a listed
+ * state, or any commit BAD contains (e.g. one inside a merged branch); its
+ * target is the bench target of the reverted tree. */
 struct suspect {
-	int state;		/* state index, -1: a commit off the states' line */
+	int state;		/* index in x->range, -1: a commit off the line */
 	char commit[41];
 	char *subject;		/* owned */
-	char name[16];		/* state number or short hash, for the table */
+	char number[16];	/* the state's number, "-" off the line */
 	int target;		/* bench target, -1 when the revert does not apply */
 };
 
@@ -441,10 +504,10 @@ struct attribution {
 	struct suspect *s;
 	int n;
 	int good, bad;
-	int git;		/* TREE mode: suspects named by short hash */
 };
 
-static void add_suspect(struct attribution *a, int state, const char *commit, const char *subject)
+static void add_suspect(struct attribution *a, int state, int number, const char *commit,
+			const char *subject)
 {
 	struct suspect *s;
 	int i;
@@ -457,51 +520,59 @@ static void add_suspect(struct attribution *a, int state, const char *commit, co
 	s->state = state;
 	memcpy(s->commit, commit, 41);
 	s->subject = xstrdup(subject);
-	if (state >= 0 && !a->git)
-		snprintf(s->name, sizeof(s->name), "%d", state);
+	if (state >= 0)
+		snprintf(s->number, sizeof(s->number), "%d", number);
 	else
-		snprintf(s->name, sizeof(s->name), "%.12s", commit);
+		snprintf(s->number, sizeof(s->number), "-");
 	s->target = -1;
 }
 
 static void add_state(struct cmd_ctx *x, struct attribution *a, int state)
 {
-	add_suspect(a, state, x->tree.state[state].commit, x->tree.state[state].subject);
+	const struct tree_state *st = &x->range.state[state];
+
+	add_suspect(a, state, st->index, st->commit, st->subject);
 }
 
-/* A --revert in TREE mode: any revision BAD contains.  0 or -1. */
-static int add_git_revert(struct cmd_ctx *x, struct attribution *a, const char *rev)
+/* A --revert: a listed state by any of its names, or any revision BAD
+ * contains.  0 or -1 (reported). */
+static int add_revert(struct cmd_ctx *x, struct attribution *a, const char *spec)
 {
-	const char *bad = x->tree.state[a->bad].commit;
-	char id[41], *subject;
-	int i, anc;
+	const char *bad = x->range.state[a->bad].commit;
+	char id[41], *rev = xasprintf("%s^{commit}", spec), *subject;
+	int i, anc, found = tree_rev_parse(x->tree.repo, rev, id) == 0;
 
-	if (tree_git_resolve(&x->tree, rev, id) < 0)
-		return -1;
-	for (i = 0; i < x->tree.n; i++)
-		if (!strcmp(x->tree.state[i].commit, id)) {
+	free(rev);
+	if (!found) {
+		/* A state number or patch name. */
+		if ((i = tree_resolve(&x->tree, &x->range, spec)) < 0)
+			return -1;
+		add_state(x, a, i);
+		return 0;
+	}
+	for (i = 0; i < x->range.n; i++)
+		if (!strcmp(x->range.state[i].commit, id)) {
 			add_state(x, a, i);
 			return 0;
 		}
-	if ((anc = tree_git_is_ancestor(&x->tree, id, bad)) <= 0)
+	if ((anc = tree_is_ancestor(&x->tree, id, bad)) <= 0)
 		return anc < 0 ? -1 : error("attribute: %s (%.12s) is not in BAD %.12s: nothing to revert",
-					    rev, id, bad);
-	subject = tree_git_subject(&x->tree, id);
-	add_suspect(a, -1, id, subject);
+					    spec, id, bad);
+	subject = tree_subject(&x->tree, id);
+	add_suspect(a, -1, -1, id, subject);
 	free(subject);
 	return 0;
 }
 
-/* Positional GOOD BAD, and --revert STATE for extra suspects, resolved
- * against the tree.  Range into a->good/bad; suspects named with --revert
- * into *named (released by the caller with attribution_release).  0 or -1
- * (reported). */
+/* Positional GOOD BAD, and --revert STATE for extra suspects.  Range into
+ * a->good/bad; suspects named with --revert into *named (released by the
+ * caller with attribution_release).  0 or -1 (reported). */
 static int attribute_args(struct cmd_ctx *x, int argc, char **argv, struct attribution *a,
 			  struct attribution *named)
 {
 	char **range = xcalloc((size_t)argc + 1, sizeof(char *));
 	char **revert = xcalloc((size_t)argc + 1, sizeof(char *));
-	int i, s, nrange = 0, nrevert = 0, ret = 0;
+	int i, nrange = 0, nrevert = 0, ret = 0;
 
 	for (i = 0; i < argc && !ret; i++) {
 		if (strcmp(argv[i], "--revert"))
@@ -511,19 +582,12 @@ static int attribute_args(struct cmd_ctx *x, int argc, char **argv, struct attri
 		else
 			revert[nrevert++] = argv[i];
 	}
-	a->git = named->git = x->tree.user != NULL;
-	/* The range first: in TREE mode it decides what the states are. */
+	/* The range first: it decides what the states are. */
 	if (!ret)
 		ret = cmd_range(x, nrange, range, &a->good, &a->bad);
 	named->bad = a->bad;
-	for (i = 0; i < nrevert && !ret; i++) {
-		if (x->tree.user)
-			ret = add_git_revert(x, named, revert[i]);
-		else if ((s = cmd_resolve(x, revert[i])) < 0)
-			ret = -1;
-		else
-			add_state(x, named, s);
-	}
+	for (i = 0; i < nrevert && !ret; i++)
+		ret = add_revert(x, named, revert[i]);
 	free(revert);
 	free(range);
 	return ret;
@@ -545,7 +609,7 @@ static void attribution_release(struct attribution *a)
 static int attribute_measure(struct cmd_ctx *x, struct bench *be, struct attribution *a)
 {
 	int *idx = xcalloc((size_t)a->n + 1, sizeof(int)), *want = xcalloc((size_t)a->n + 1, sizeof(int));
-	const struct tree_state *bad = &x->tree.state[a->bad];
+	const struct tree_state *bad = &x->range.state[a->bad];
 	int i, nt = 0, ret = -1;
 
 	for (i = 0; i < a->n; i++) {
@@ -553,19 +617,19 @@ static int attribute_measure(struct cmd_ctx *x, struct bench *be, struct attribu
 		char commit[41], treeid[41], *name, *subj;
 		int r;
 
-		/* Base, later states, states whose patch did not apply: nothing to back out. */
+		/* GOOD, later states, states whose patch did not apply: nothing to back out. */
 		r = s->state > a->bad || s->state == 0 || bad->broken ||
-				    (s->state > 0 && x->tree.state[s->state].broken)
+				    (s->state > 0 && x->range.state[s->state].broken)
 			    ? 1 : tree_revert(&x->tree, bad->commit, s->commit, commit, treeid);
 		if (r < 0)
 			goto out;
 		if (r == 1)
 			continue;
-		name = xasprintf("%d-minus-%s", a->bad, s->name);
-		subj = xasprintf("state %d with '%s' reverted", a->bad, s->subject);
+		name = xasprintf("%d-minus-%.12s", bad->index, s->commit);
+		subj = xasprintf("state %d with '%s' reverted", bad->index, s->subject);
 		s->target = bench_add_target(be, commit, treeid, name, subj);
 		idx[nt] = s->target;
-		want[nt++] = x->conf.mode == MODE_ICOUNT ? 1 : (int)x->conf.runs_min;
+		want[nt++] = bench_runs_wanted(&x->conf);
 		free(name);
 		free(subj);
 	}
@@ -577,22 +641,20 @@ out:
 }
 
 /* One table row per suspect.  0 or -1 (aborted). */
-static int attribute_print(struct cmd_ctx *x, struct bench *be, const struct attribution *a,
-			   double bad_v)
+static int attribute_print(struct bench *be, const struct attribution *a, double bad_v)
 {
 	int i;
 
-	printf("  %-12s %-12s %-10s %s\n", x->tree.user ? "commit" : "state", "reverted", "recovered",
-	       "subject");
+	printf("  %-6s %-12s %-12s %-10s %s\n", "state", "commit", "reverted", "recovered", "subject");
 	for (i = 0; i < a->n; i++) {
 		const struct suspect *s = &a->s[i];
-		const char *subject = s->subject;
 		const double *v;
 		char pct[32];
 		int n;
 
 		if (s->target < 0) {
-			printf("  %-12s %-12s %-10s %s\n", s->name, "no-revert", "-", subject);
+			printf("  %-6s %-12.12s %-12s %-10s %s\n", s->number, s->commit, "no-revert", "-",
+			       s->subject);
 			continue;
 		}
 		/* Fills in runs that failed above (bounded by max_fail). */
@@ -600,11 +662,13 @@ static int attribute_print(struct cmd_ctx *x, struct bench *be, const struct att
 		if (n < 0)
 			return -1;
 		if (n == 0) {
-			printf("  %-12s %-12s %-10s %s\n", s->name, "failed", "-", subject);
+			printf("  %-6s %-12.12s %-12s %-10s %s\n", s->number, s->commit, "failed", "-",
+			       s->subject);
 			continue;
 		}
 		snprintf(pct, sizeof(pct), "%+.2f%%", 100 * (stats_median(v, n) - bad_v) / bad_v);
-		printf("  %-12s %-12.3f %-10s %s\n", s->name, stats_median(v, n), pct, subject);
+		printf("  %-6s %-12.12s %-12.3f %-10s %s\n", s->number, s->commit, stats_median(v, n),
+		       pct, s->subject);
 	}
 	return 0;
 }
@@ -619,7 +683,7 @@ int cmd_attribute(struct cmd_ctx *x, int argc, char **argv)
 
 	if (attribute_args(x, argc, argv, &a, &named) < 0)
 		goto out_args;
-	if (bench_init(&be, &x->conf, &x->tree) < 0)
+	if (bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
 		goto out_args;
 	if (run_culprits(x, &be, &b, a.good, a.bad) < 0)
 		goto out;
@@ -627,12 +691,14 @@ int cmd_attribute(struct cmd_ctx *x, int argc, char **argv)
 	for (i = 0; i < b.nchg; i++)
 		add_state(x, &a, b.chg[i].state);
 	for (i = 0; i < named.n; i++)
-		add_suspect(&a, named.s[i].state, named.s[i].commit, named.s[i].subject);
+		add_suspect(&a, named.s[i].state,
+			    named.s[i].state >= 0 ? x->range.state[named.s[i].state].index : -1,
+			    named.s[i].commit, named.s[i].subject);
 	bad_v = bisect_value(&b, a.bad);
 	printf("\nattribution at BAD %s (%.3f MB/s), GOOD %s (%.3f MB/s): each suspect backed out (%s)\n",
 	       bench_label(&be, a.bad), bad_v, bench_label(&be, a.good), bisect_value(&b, a.good),
 	       bench_mode(&be));
-	if (attribute_measure(x, &be, &a) == 0 && attribute_print(x, &be, &a, bad_v) == 0)
+	if (attribute_measure(x, &be, &a) == 0 && attribute_print(&be, &a, bad_v) == 0)
 		ret = EXIT_OK;
 out:
 	bench_summary(&be, stdout);

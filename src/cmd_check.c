@@ -1,4 +1,4 @@
-/* The nightly check, its baseline, and the "git bisect run" entry point. */
+/* cmd_check: the nightly check, its baseline, and the "git bisect run" entry point. */
 #include "check.h"
 #include "cmd.h"
 #include "plot.h"
@@ -47,7 +47,7 @@ int cmd_baseline(struct cmd_ctx *x, int argc, char **argv)
 	int s, n, ret = EXIT_ERROR;
 
 	s = cmd_resolve(x, argc ? argv[0] : c->good);
-	if (s < 0 || bench_init(&be, c, &x->tree) < 0)
+	if (s < 0 || bench_init(&be, c, &x->tree, &x->range) < 0)
 		return EXIT_ERROR;
 	n = bench_gather(&be, s, &v);
 	if (n <= 0) {
@@ -56,9 +56,9 @@ int cmd_baseline(struct cmd_ctx *x, int argc, char **argv)
 		bench_release(&be);
 		return cmd_exit(EXIT_ERROR);
 	}
-	current_identity(c, be.qemu.version, &b);
-	b.state = s;
-	b.name = xstrdup(x->tree.state[s].name);
+	current_identity(c, bench_qemu(&be), &b);
+	b.state = x->range.state[s].index;
+	b.name = xstrdup(x->range.state[s].name);
 	b.v = xmalloc((size_t)n * sizeof(double));
 	memcpy(b.v, v, (size_t)n * sizeof(double));
 	b.n = n;
@@ -170,11 +170,11 @@ static void mail_check(struct cmd_ctx *x, struct bench *be, int s, const struct 
 	report_setf(&r, REPORT_VERDICT, "nightly check %s: %+.2f%% against the baseline",
 		    verdict_word(rep->verdict), 100 * rep->change);
 	report_set(&r, REPORT_CONFIDENCE, msg);
-	report_add_change(&r, bench_label(be, s), x->tree.state[s].subject, rep->base_v, rep->head_v,
+	report_add_change(&r, bench_label(be, s), x->range.state[s].subject, rep->base_v, rep->head_v,
 			  rep->change);
 	if (rep->culprit >= 0) {
 		report_set(&r, REPORT_CULPRIT, bench_label(be, rep->culprit));
-		report_set(&r, REPORT_SUBJECT, x->tree.state[rep->culprit].subject);
+		report_set(&r, REPORT_SUBJECT, x->range.state[rep->culprit].subject);
 	}
 	cmd_report_save(x, be, &r);
 }
@@ -189,7 +189,7 @@ static void report_check(struct cmd_ctx *x, struct bench *be, int s,
 	if (rep->skipped) {
 		msg = xasprintf("head %s cannot be built or booted: skipped", bench_label(be, s));
 		printf("nightly: SKIP: %s\n", msg);
-		check_junit(junit, x->tree.state[s].name, CHECK_PASS, 1, msg);
+		check_junit(junit, x->range.state[s].name, CHECK_PASS, 1, msg);
 		goto out;
 	}
 	msg = xasprintf("%s: %.3f MB/s vs baseline %s %.3f MB/s: %+.2f%% (threshold %.2f%%, %s)",
@@ -197,16 +197,16 @@ static void report_check(struct cmd_ctx *x, struct bench *be, int s,
 			100 * c->threshold, base->mode);
 	if (rep->culprit >= 0) {
 		m2 = xasprintf("%s; culprit: state %d '%s' (%+.2f%% against its parent)", msg,
-			       rep->culprit, x->tree.state[rep->culprit].subject,
+			       rep->culprit, x->range.state[rep->culprit].subject,
 			       100 * rep->culprit_change);
 		free(msg);
 		msg = m2;
 	}
 	printf("nightly: %s: %s\n", rep->verdict == CHECK_REGRESSED ? "REGRESSION" :
 	       rep->verdict == CHECK_IMPROVED ? "IMPROVED" : "PASS", msg);
-	check_junit(junit, x->tree.state[s].name, rep->verdict, 0, msg);
+	check_junit(junit, x->range.state[s].name, rep->verdict, 0, msg);
 	printf("nightly: JUnit report %s\n", junit);
-	history_add(c, x->tree.state[s].name, rep->head_v, rep->base_v, verdict_word(rep->verdict));
+	history_add(c, x->range.state[s].name, rep->head_v, rep->base_v, verdict_word(rep->verdict));
 	mail_check(x, be, s, base, rep, msg);
 out:
 	free(msg);
@@ -215,7 +215,7 @@ out:
 
 int cmd_check(struct cmd_ctx *x, int argc, char **argv)
 {
-	struct tree *t = &x->tree;
+	const struct tree_range *t = &x->range;
 	struct check_baseline base;
 	struct bisect_params p;
 	struct check_report rep;
@@ -223,13 +223,15 @@ int cmd_check(struct cmd_ctx *x, int argc, char **argv)
 	int s, bs, ret = EXIT_ERROR;
 
 	s = cmd_resolve(x, argc ? argv[0] : NULL);	/* default: the tip */
-	if (s < 0 || bench_init(&be, &x->conf, t) < 0)
+	if (s < 0 || bench_init(&be, &x->conf, &x->tree, t) < 0)
 		return EXIT_ERROR;
-	if (load_baseline(&x->conf, be.qemu.version, &base) < 0)
+	if (load_baseline(&x->conf, bench_qemu(&be), &base) < 0)
 		goto out_be;
 	bench_params(&x->conf, &p);
 	/* Bisect only when the baseline's state is still the same patch. */
-	bs = base.state < t->n && !strcmp(t->state[base.state].name, base.name) ? base.state : -1;
+	for (bs = t->n - 1; bs >= 0; bs--)
+		if (t->state[bs].index == base.state && !strcmp(t->state[bs].name, base.name))
+			break;
 	if (check_core(&p, &base, bs, s, &bench_ops, &be, t->n, x->conf.check_bisect, &rep) == 0) {
 		report_check(x, &be, s, &base, &rep);
 		ret = rep.skipped ? EXIT_SKIP :
@@ -297,10 +299,8 @@ static int git_bisect_verdict(const struct conf *c, const char *dir, double good
 	if (worktree_id(dir, treeid) < 0)
 		return error("git-bisect-run: run it inside a kernel git tree (git bisect run ...)"),
 		       EXIT_ERROR;
-	memset(&t, 0, sizeof(t));
-	t.conf = c;
-	t.dir = xstrdup(dir);
-	if (bench_init_git(&be, c, &t) == 0) {
+	tree_init_checkout(&t, c, dir);
+	if (bench_init(&be, c, &t, NULL) == 0) {
 		k = bench_add_target(&be, "", treeid, "HEAD", "git HEAD");
 		n = bench_gather(&be, k, &v);
 		if (n == 0) {
@@ -316,7 +316,7 @@ static int git_bisect_verdict(const struct conf *c, const char *dir, double good
 		}
 		bench_release(&be);
 	}
-	free(t.dir);
+	tree_release(&t);
 	return ret;
 }
 

@@ -1,4 +1,4 @@
-/* The commands that look at or measure states one by one. */
+/* cmd_run: the commands that look at or measure states one by one. */
 #include "cmd.h"
 #include "stats.h"
 #include "store.h"
@@ -27,25 +27,16 @@ int cmd_config(struct cmd_ctx *x, int argc, char **argv)
 
 int cmd_states(struct cmd_ctx *x, int argc, char **argv)
 {
-	int i;
+	int i, g, b;
 
-	if (x->tree.user) {
-		int g, b;
+	if (cmd_range_or_all(x, argc, argv, &g, &b) < 0)
+		return EXIT_ERROR;
+	printf("index\tcommit\tkind\tname\tsubject\n");
+	for (i = 0; i < x->range.n; i++) {
+		const struct tree_state *s = &x->range.state[i];
 
-		if (cmd_range(x, argc, argv, &g, &b) < 0)
-			return EXIT_ERROR;
-		printf("index\tcommit\tkind\tsubject\n");
-		for (i = 0; i < x->tree.n; i++)
-			printf("%d\t%.12s\t%s\t%s\n", i, x->tree.state[i].commit,
-			       x->tree.state[i].merge ? "merge" : "-", x->tree.state[i].subject);
-		return EXIT_OK;
-	}
-	printf("index\tcommit\tstatus\tsubject\n");
-	for (i = 0; i < x->tree.n; i++) {
-		const struct tree_state *s = &x->tree.state[i];
-
-		printf("%d\t%.12s\t%s\t%s\n", i, s->commit[0] ? s->commit : "-",
-		       s->broken ? "noapply" : "ok", s->subject);
+		printf("%d\t%.12s\t%s\t%s\t%s\n", s->index, s->commit,
+		       s->broken ? "noapply" : s->merge ? "merge" : "ok", s->name, s->subject);
 	}
 	return EXIT_OK;
 }
@@ -53,23 +44,20 @@ int cmd_states(struct cmd_ctx *x, int argc, char **argv)
 /* Builds state s and prints one line: EXIT_OK, EXIT_SKIP or EXIT_ERROR. */
 static int build_one(struct cmd_ctx *x, struct bench *be, int s)
 {
+	const struct tree_state *ts = &x->range.state[s];
 	struct build_result res;
 	int st;
 
-	if (x->tree.state[s].broken) {
-		warning("state %d: its patch does not apply", s);
+	if (ts->broken) {
+		warning("state %s: its patch does not apply", bench_label(be, s));
 		return EXIT_SKIP;
 	}
-	if (bench_checkout(be, s) < 0)
-		return EXIT_ERROR;
-	be->build.label = bench_label(be, s);
-	st = build_kernel(&be->build, x->tree.state[s].treeid, &res);
-	be->build.label = NULL;
+	st = bench_build(be, s, &res);
 	if (st == BUILD_FAILED)
-		printf("%d\tfailed\t%s\n", s, res.errors);
+		printf("%d\tfailed\t%s\n", ts->index, res.errors);
 	else if (st == BUILD_OK)
-		printf("%d\t%s\t%s\t%.1f s\t%s\n", s, res.cached ? "cached" : "built", res.vmlinux,
-		       res.seconds, res.kernel_sha);
+		printf("%d\t%s\t%s\t%.1f s\t%s\n", ts->index, res.cached ? "cached" : "built",
+		       res.vmlinux, res.seconds, res.kernel_sha);
 	build_result_release(&res);
 	return st < 0 ? EXIT_ERROR : st == BUILD_FAILED ? EXIT_SKIP : EXIT_OK;
 }
@@ -79,7 +67,7 @@ int cmd_build(struct cmd_ctx *x, int argc, char **argv)
 	struct bench be;
 	int i, ret = EXIT_OK;
 
-	if (cmd_list_states(x) < 0 || bench_init(&be, &x->conf, &x->tree) < 0)
+	if (cmd_list_states(x) < 0 || bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
 		return EXIT_ERROR;
 	for (i = 0; i < argc && ret != EXIT_ERROR; i++) {
 		int s = cmd_resolve(x, argv[i]), r;
@@ -95,17 +83,16 @@ int cmd_build(struct cmd_ctx *x, int argc, char **argv)
 /* One line per state measured: EXIT_OK, or EXIT_SKIP when it has no run. */
 static int print_measured(struct cmd_ctx *x, struct bench *be, int s)
 {
+	const struct tree_state *ts = &x->range.state[s];
 	const double *v;
 	int nf, n = bench_samples(be, s, &v, &nf);
 
 	if (n == 0) {
-		printf("%d\t%s\tskip\t%d failed runs\t%s\n", s, x->tree.state[s].name, nf,
-		       bench_mode(be));
+		printf("%d\t%s\tskip\t%d failed runs\t%s\n", ts->index, ts->name, nf, bench_mode(be));
 		return EXIT_SKIP;
 	}
-	printf("%d\t%s\t%.3f MB/s\tmedian of %d (min %.3f, max %.3f)\t%s\n", s,
-	       x->tree.state[s].name, stats_median(v, n), n, stats_min(v, n), stats_max(v, n),
-	       bench_mode(be));
+	printf("%d\t%s\t%.3f MB/s\tmedian of %d (min %.3f, max %.3f)\t%s\n", ts->index, ts->name,
+	       stats_median(v, n), n, stats_min(v, n), stats_max(v, n), bench_mode(be));
 	return EXIT_OK;
 }
 
@@ -124,7 +111,7 @@ int cmd_measure(struct cmd_ctx *x, int argc, char **argv)
 	}
 	if (argc < 1)
 		return error("measure: name at least one state"), EXIT_ERROR;
-	if (cmd_list_states(x) < 0 || bench_init(&be, &x->conf, &x->tree) < 0)
+	if (cmd_list_states(x) < 0 || bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
 		return EXIT_ERROR;
 	st = xcalloc((size_t)argc, sizeof(int));
 	want = xcalloc((size_t)argc, sizeof(int));
@@ -207,12 +194,12 @@ int cmd_plot(struct cmd_ctx *x, int argc, char **argv)
 	int good, bad, nchg;
 
 	if (cmd_range_or_all(x, argc, argv, &good, &bad) < 0 ||
-	    bench_init(&be, &x->conf, &x->tree) < 0)
+	    bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
 		return EXIT_ERROR;
 	bench_params(&x->conf, &p);
-	bisect_init(&b, &bench_ops, &be, x->tree.n, &p);
+	bisect_init(&b, &bench_ops, &be, x->range.n, &p);
 	nchg = adjacent_changes(&b, good, bad, 0, &chg);
-	cmd_draw(x, &be, good, bad, chg, nchg);
+	cmd_draw(x, &be, &x->range, good, bad, chg, nchg);
 	free(chg);
 	bisect_release(&b);
 	bench_release(&be);
@@ -234,13 +221,15 @@ static void sweep_print(struct cmd_ctx *x, struct bench *be, int good, int bad,
 	for (i = 0; i < n; i++) {
 		const struct bisect_change *c = &chg[i];
 
+		const struct tree_state *s = &x->range.state[c->state];
+		char *id = cmd_state_id(s);
+
 		printf("  %-11s %-24s %+7.2f%%  %.3f -> %.3f MB/s  %s%s\n",
 		       c->change < 0 ? "regression" : "improvement", bench_label(be, c->state),
-		       100 * c->change, c->from, c->to, x->tree.state[c->state].subject,
+		       100 * c->change, c->from, c->to, s->subject,
 		       c->state - c->parent > 1 ? "  (after skipped states)" : "");
-		report_add_change(&r, x->tree.user ? x->tree.state[c->state].commit
-						   : bench_label(be, c->state),
-				  x->tree.state[c->state].subject, c->from, c->to, c->change);
+		report_add_change(&r, id, s->subject, c->from, c->to, c->change);
+		free(id);
 	}
 	report_setf(&r, REPORT_VERDICT, "sweep of %d states: %d changes above %.2f%%", bad - good + 1,
 		    n, 100 * x->conf.threshold);
@@ -256,7 +245,7 @@ int cmd_sweep(struct cmd_ctx *x, int argc, char **argv)
 	int good, bad, i, n, nchg, *idx, *want, ret = EXIT_OK;
 
 	if (cmd_range_or_all(x, argc, argv, &good, &bad) < 0 ||
-	    bench_init(&be, &x->conf, &x->tree) < 0)
+	    bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
 		return EXIT_ERROR;
 	n = bad - good + 1;
 	idx = xcalloc((size_t)n, sizeof(int));
@@ -264,7 +253,7 @@ int cmd_sweep(struct cmd_ctx *x, int argc, char **argv)
 	/* Every state; identical kernels share their runs (content keys). */
 	for (i = 0; i < n; i++) {
 		idx[i] = good + i;
-		want[i] = x->conf.mode == MODE_ICOUNT ? 1 : (int)x->conf.runs_min;
+		want[i] = bench_runs_wanted(&x->conf);
 	}
 	info("sweep: %d states %s..%s, %s", n, bench_label(&be, good), bench_label(&be, bad),
 	     bench_mode(&be));
@@ -273,10 +262,10 @@ int cmd_sweep(struct cmd_ctx *x, int argc, char **argv)
 		goto out;
 	}
 	bench_params(&x->conf, &p);
-	bisect_init(&b, &bench_ops, &be, x->tree.n, &p);
+	bisect_init(&b, &bench_ops, &be, x->range.n, &p);
 	nchg = adjacent_changes(&b, good, bad, 1, &chg);
 	sweep_print(x, &be, good, bad, chg, nchg);
-	cmd_draw(x, &be, good, bad, chg, nchg);
+	cmd_draw(x, &be, &x->range, good, bad, chg, nchg);
 	bisect_release(&b);
 	free(chg);
 out:

@@ -50,11 +50,25 @@ static const struct key keys[] = {
 	{ "CULPRIT_STEP", K_LONG, F(culprit_step), 1, 1000, "grid step of the culprit search" },
 	{ "CULPRIT_FLOOR", K_PERCENT, F(culprit_floor), 0.0001, 0.9, "icount: culprits lists changes above this (the repeat spread tests allow); below THRESHOLD they are marked small" },
 	{ "CHECK_BISECT", K_BOOL, F(check_bisect), 0, 0, "nightly check searches the culprit" },
-	{ "SCHED_FEATURES", K_STR, F(feat), 0, 0, "sched features to set in the guest" },
+	{ "SCHED_FEATURES", K_STR, F(feat), 0, 0, "sched features to set in the guest, comma-separated names (e.g. NO_HRTICK,WAKEUP_PREEMPTION)" },
 	{ "QEMU", K_STR, F(qemu), 0, 0, "QEMU binary" },
 	{ "DISTCC_HOSTS", K_STR, F(distcc_hosts), 0, 0, "distcc hosts, distcc's syntax (empty = local builds)" },
 };
 #undef F
+
+int conf_sched_features_ok(const char *v)
+{
+	const char *p = v;
+
+	while (*p) {
+		size_t n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+
+		if (!n || (p[n] && p[n] != ',') || (p[n] == ',' && !p[n + 1]))
+			return 0;
+		p += n + (p[n] == ',');
+	}
+	return 1;
+}
 
 const char *conf_mode_name(enum conf_mode m)
 {
@@ -222,6 +236,11 @@ static int parse_value(struct conf *c, const struct key *k, const char *dir, con
 		if (field == &c->distcc_hosts &&
 		    strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 				  ".:/@,_+-[] ") != strlen(value)) {
+			*(char **)field = xstrdup("");
+			return -1;
+		}
+		/* Goes onto the kernel command line: sched feature names only. */
+		if (field == &c->feat && !conf_sched_features_ok(value)) {
 			*(char **)field = xstrdup("");
 			return -1;
 		}

@@ -73,4 +73,8 @@ const char *conf_accel_name(enum conf_accel a);
 /* Writes the effective configuration as KEY = VALUE lines to stdout. */
 void conf_dump(const struct conf *c);
 
+/* Whether v is a comma-separated list of sched feature names (upper-case
+ * letters, digits, '_'; empty is fine): 1 or 0. */
+int conf_sched_features_ok(const char *v);
+
 #endif

@@ -62,9 +62,12 @@ static int parse_marker(const char *p, const char *end, const char **name, size_
  * space and none at either end. */
 static void add_folded(const char *p, const char *end, struct sbuf *out)
 {
-	char quote = 0;
+	char quote = 0, *o;
 	int pending = 0;
 
+	/* At most the input's length: written in place, not char by char. */
+	sbuf_grow(out, (size_t)(end - p));
+	o = out->buf + out->len;
 	for (; p < end && is_space(*p); p++)
 		;
 	for (; p < end; p++) {
@@ -73,16 +76,18 @@ static void add_folded(const char *p, const char *end, struct sbuf *out)
 			continue;
 		}
 		if (pending)
-			sbuf_add(out, " ", 1);
+			*o++ = ' ';
 		pending = 0;
-		sbuf_add(out, p, 1);
+		*o++ = *p;
 		if (quote && *p == '\\' && p + 1 < end)
-			sbuf_add(out, ++p, 1);
+			*o++ = *++p;
 		else if (quote && *p == quote)
 			quote = 0;
 		else if (!quote && (*p == '"' || *p == '\''))
 			quote = *p;
 	}
+	out->len = (size_t)(o - out->buf);
+	out->buf[out->len] = '\0';
 }
 
 void cppfilter_line(struct cppfilter *f, const char *line, size_t len, struct sbuf *out)

@@ -5,8 +5,8 @@
  * ccache's preprocessor mode hashes `gcc -E` output, whose line markers and
  * blank lines follow every comment in every header: a comment added to
  * include/linux/sched.h would recompile half the kernel.  tbisect names
- * itself to ccache as CCACHE_PREFIX_CPP (through a link called
- * "tbisect-cpp"); ccache then runs `tbisect-cpp gcc -E ...` for the text it
+ * itself to ccache as CCACHE_PREFIX_CPP (a copy of itself named
+ * "tbisect-cpp" in WORKDIR/bin); ccache then runs `tbisect-cpp gcc -E ...` for the text it
  * hashes, while the compile itself still reads the real source.  The
  * filtered text keeps everything the object depends on:
  *  - every token, in order, and each line break between non-empty lines

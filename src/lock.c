@@ -1,7 +1,9 @@
+/* lock: one tbisect at a time per work directory. */
 #include "lock.h"
 #include "util.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,32 @@ static int report_holder(const char *workdir, const char *path)
 	return -1;
 }
 
+/* The holder named in the lock file is gone (killed): its guardian still
+ * holds the lock while it ends that run's builds and VMs (run.h).  Waits
+ * for it, up to LOCK_WAIT seconds.  0 with the lock taken, or -1. */
+#define LOCK_WAIT 20
+static int wait_for_dead_holder(int fd, const char *path)
+{
+	char *holder = NULL;
+	long pid;
+	int i, dead;
+
+	util_read_file(path, &holder, NULL);
+	dead = holder && sscanf(holder, "pid %ld,", &pid) == 1 && pid > 1 &&
+	       kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+	free(holder);
+	if (!dead)
+		return -1;
+	info("lock: the tbisect that held it (pid %ld) is gone; waiting for its builds and VMs "
+	     "to be ended", pid);
+	for (i = 0; i < LOCK_WAIT * 10; i++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		usleep(100000);
+	}
+	return -1;
+}
+
 int lock_workdir(const char *workdir, const char *what)
 {
 	char *path = xasprintf("%s/lock", workdir);
@@ -35,7 +63,7 @@ int lock_workdir(const char *workdir, const char *what)
 		error("cannot open lock %s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0 && wait_for_dead_holder(fd, path) < 0) {
 		close(fd);
 		report_holder(workdir, path);
 		goto out;
@@ -45,7 +73,7 @@ int lock_workdir(const char *workdir, const char *what)
 		 (long)time(NULL));
 	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, strlen(buf), 0) < 0)
 		warning("cannot write lock holder to %s", path);
-	ret = 0;
+	ret = fd;
 out:
 	free(path);
 	return ret;

@@ -6,8 +6,13 @@
  * kept open for the life of the process, so the kernel drops the lock on
  * any exit, kill -9 included; there is no unlock call.
  *
- * Returns 0, or -1 after reporting (a second instance gets the holder's
- * pid and command in the message).
+ * When the holder the file names is gone (killed), its guardian still holds
+ * the lock while it ends that run's children: lock_workdir() waits for it
+ * (up to 20 s) instead of refusing.
+ *
+ * Returns the locked descriptor (for run_guard_start(), which holds it
+ * until the children of a dead tbisect are gone), or -1 after reporting (a
+ * second instance gets the holder's pid and command in the message).
  */
 #ifndef TBISECT_LOCK_H
 #define TBISECT_LOCK_H

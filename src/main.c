@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "cppfilter.h"
 #include "lock.h"
+#include "run.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -51,11 +52,12 @@ struct command {
 	int tree;		/* needs the prepared tree */
 };
 
-/* states and plot only read, so they work beside a running bisection. */
+/* Every command that prepares the tree takes the lock: prepare may extract
+ * and commit the tree again under another command's feet. */
 static const struct command commands[] = {
 	{ "prepare", cmd_prepare, 1, 1 },
 	{ "config", cmd_config, 0, 0 },
-	{ "states", cmd_states, 0, 1 },
+	{ "states", cmd_states, 1, 1 },
 	{ "build", cmd_build, 1, 1 },
 	{ "measure", cmd_measure, 1, 1 },
 	{ "bisect", cmd_bisect, 1, 1 },
@@ -67,7 +69,7 @@ static const struct command commands[] = {
 	{ "git-bisect-run", cmd_git_bisect_run, 1, 0 },
 	{ "releases", cmd_releases, 1, 0 },
 	{ "results", cmd_results, 0, 0 },
-	{ "plot", cmd_plot, 0, 1 },
+	{ "plot", cmd_plot, 1, 1 },
 	{ "report", cmd_report, 0, 0 },
 };
 
@@ -147,14 +149,23 @@ static int load_conf(struct conf *c, const struct options *o)
 	return 0;
 }
 
-/* Lock and tree as the table says, then the command. */
+/* Lock, guardian and tree as the table says, then the command. */
 static int run_command(const struct command *cmd, struct cmd_ctx *x, int argc, char **argv)
 {
-	if (cmd->lock && lock_workdir(x->conf.workdir, cmd->name) < 0)
-		return EXIT_ERROR;
+	int fd, ret;
+
+	if (cmd->lock) {
+		/* The guardian holds the lock until the children of a killed
+		 * tbisect are gone (run.h). */
+		if ((fd = lock_workdir(x->conf.workdir, cmd->name)) < 0 || run_guard_start(fd) < 0)
+			return EXIT_ERROR;
+	}
 	if (cmd->tree && cmd_prepare_tree(x) < 0)
-		return cmd_exit(EXIT_ERROR);
-	return cmd->fn(x, argc, argv);
+		ret = cmd_exit(EXIT_ERROR);
+	else
+		ret = cmd->fn(x, argc, argv);
+	run_guard_stop();
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -187,11 +198,10 @@ int main(int argc, char **argv)
 		ret = EXIT_ERROR;
 		goto out_conf;
 	}
-	series_init(&x.series);
 	tree_init(&x.tree, &x.conf);	/* after the configuration: WORKDIR */
 	ret = run_command(cmd, &x, argc - optind - 1, argv + optind + 1);
+	tree_range_release(&x.range);
 	tree_release(&x.tree);
-	series_release(&x.series);
 out_conf:
 	conf_release(&x.conf);
 out_opts:

@@ -1,11 +1,15 @@
+/* run: the one way tbisect starts child programs, and the guardian that ends them if tbisect dies. */
 #include "run.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +20,178 @@ extern char **environ;
 #define EXEC_FAILED 127
 
 static void kill_group(pid_t pid, double grace);
+
+/* The guardian: its pipe's write end (close-on-exec) and its pid. */
+static int guard_fd = -1;
+static pid_t guard_pid = -1;
+
+/* Says "+PID" (a new group) or "-PID" (reaped) to the guardian. */
+static void guard_say(char sign, pid_t pid)
+{
+	char line[32];
+	int n;
+
+	if (guard_fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%c%ld\n", sign, (long)pid);
+	/* Short writes to a pipe are atomic; a dead guardian is no reason to fail. */
+	if (write(guard_fd, line, (size_t)n) < 0)
+		return;
+}
+
+/* Whether any live process is left in group pgid: /proc, because a
+ * zombie nobody reaps yet would keep kill(-pgid, 0) answering. */
+static int group_alive(pid_t pgid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int alive = 0;
+
+	if (!d)
+		return kill(-pgid, 0) == 0;
+	while (!alive && (e = readdir(d))) {
+		char path[300], buf[512], *p;
+		long pgrp;
+		ssize_t n;
+		int fd;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		/* "pid (comm) S ppid pgrp ...": comm may hold spaces and ')'. */
+		if (!(p = strrchr(buf, ')')) || sscanf(p + 1, " %*c %*d %ld", &pgrp) != 1)
+			continue;
+		alive = pgrp == pgid && p[2] != 'Z';
+	}
+	closedir(d);
+	return alive;
+}
+
+/* Ends the groups: TERM, then KILL after the grace, waiting until they are
+ * gone (at most the grace twice). */
+static void guard_end_groups(const pid_t *g, int n, double grace)
+{
+	double t0 = util_now();
+	int i, left, killed = 0;
+
+	for (i = 0; i < n; i++)
+		kill(-g[i], SIGTERM);
+	for (;;) {
+		for (i = 0, left = 0; i < n; i++)
+			left += group_alive(g[i]);
+		if (!left || util_now() - t0 > 2 * grace)
+			return;
+		if (!killed && util_now() - t0 > grace) {
+			for (i = 0; i < n; i++)
+				kill(-g[i], SIGKILL);
+			killed = 1;
+		}
+		usleep(20000);
+	}
+}
+
+/* The guardian's life: read registrations until tbisect's end closes the
+ * pipe, then end what is left.  keep is held open all along (the lock). */
+static void __attribute__((noreturn)) guard_main(int rfd, int keep)
+{
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT };
+	pid_t *g = NULL;
+	char buf[4096], line[32];
+	size_t ll = 0, i;
+	int n = 0, alloc = 0, fd;
+	ssize_t r;
+
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		signal(sigs[i], SIG_IGN);
+	prctl(PR_SET_NAME, "tbisect-guard", 0, 0, 0);
+	/* Nothing of tbisect's but the pipe and the lock: no pipe of another
+	 * child may stay open here, nor the terminal or a caller's pipe. */
+	for (fd = 0; fd < 1024; fd++)
+		if (fd != rfd && fd != keep)
+			close(fd);
+	while ((r = read(rfd, buf, sizeof(buf))) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < (size_t)r; i++) {
+			long pid;
+			int k;
+
+			if (buf[i] != '\n') {
+				if (ll < sizeof(line) - 1)
+					line[ll++] = buf[i];
+				continue;
+			}
+			line[ll] = '\0';
+			ll = 0;
+			if (util_parse_long(line + 1, &pid) < 0 || pid <= 1)
+				continue;
+			if (line[0] == '+') {
+				if (n == alloc) {
+					alloc = alloc ? 2 * alloc : 16;
+					g = realloc(g, (size_t)alloc * sizeof(*g));
+					if (!g)
+						_exit(1);
+				}
+				g[n++] = (pid_t)pid;
+			} else {
+				for (k = 0; k < n; k++)
+					if (g[k] == (pid_t)pid)
+						g[k--] = g[--n];
+			}
+		}
+	}
+	guard_end_groups(g, n, 3.0);
+	_exit(0);
+}
+
+int run_guard_start(int keep_fd)
+{
+	int p[2];
+	pid_t pid;
+
+	if (guard_pid > 0)
+		return 0;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return error("pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return error("fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(p[1]);
+		guard_main(p[0], keep_fd);
+	}
+	close(p[0]);
+	guard_fd = p[1];
+	guard_pid = pid;
+	return 0;
+}
+
+void run_guard_stop(void)
+{
+	int st;
+
+	if (guard_pid <= 0)
+		return;
+	close(guard_fd);
+	guard_fd = -1;
+	while (waitpid(guard_pid, &st, 0) < 0 && errno == EINTR)
+		;
+	guard_pid = -1;
+}
 
 /* Started commands polled while tbisect waits for another one. */
 #define RUN_MAX_WATCHED 32
@@ -157,6 +333,10 @@ static void __attribute__((noreturn)) child_exec(struct run_cmd *cmd, int in_fd,
 	size_t i;
 
 	setpgid(0, 0);
+	/* Registered by the child itself, before exec: no moment exists in
+	 * which tbisect could die and leave this group unknown to the guardian
+	 * (whose pipe end closes at exec). */
+	guard_say('+', getpid());
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	for (i = 0; i < ARRAY_SIZE(sigs); i++)
@@ -255,6 +435,7 @@ static int finish(struct run_cmd *cmd, int killed_status, int st)
 
 	/* Reap any grandchildren left in the group. */
 	kill(-cmd->pid, SIGKILL);
+	guard_say('-', cmd->pid);
 	if (killed_status) {
 		cmd->status = killed_status;
 	} else {
@@ -312,24 +493,37 @@ int run_poll(struct run_cmd *cmd)
 	return 0;
 }
 
-void run_pause(const struct run_cmd *cmd)
+/* run_pause() with the sleep bounded by ms. */
+static void pause_ms(const struct run_cmd *cmd, int ms)
 {
 	poll_watched(cmd);
 	if (cmd && cmd->outfd >= 0) {
 		struct pollfd pfd = { .fd = cmd->outfd, .events = POLLIN };
 
-		poll(&pfd, 1, 50);
+		poll(&pfd, 1, ms);
 	} else {
-		usleep(20000);
+		usleep((useconds_t)ms * 1000);
 	}
+}
+
+void run_pause(const struct run_cmd *cmd)
+{
+	pause_ms(cmd, 20);
 }
 
 int run_exec(struct run_cmd *cmd)
 {
+	int ms = 1;
+
 	if (run_start(cmd) < 0)
 		return RUN_ERR_SETUP;
-	while (!run_poll(cmd))
-		run_pause(cmd);
+	/* Short commands (git, a preprocessor) end within a few ms: look
+	 * often at first, then every 20 ms. */
+	while (!run_poll(cmd)) {
+		pause_ms(cmd, ms);
+		if (ms < 20)
+			ms *= 2;
+	}
 	return cmd->status;
 }
 

@@ -14,6 +14,19 @@
  *	... cmd.out holds captured stdout when cmd.capture was set ...
  *	run_release(&cmd);
  *
+ * The guardian.  A command's children live in process groups of their own,
+ * so nothing of the kernel's ends them when tbisect dies.  main() starts a
+ * guardian first: a small process of tbisect's own that reads, through a
+ * pipe, each child's group as the child starts (written by the child
+ * itself, before exec) and as it is reaped.  When tbisect ends in any way,
+ * kill -9 included, the pipe closes; the guardian sends SIGTERM to every
+ * group still there, SIGKILL 3 s later, and waits until they are gone.  It
+ * holds keep_fd (the work-directory lock) until then, so a resumed tbisect
+ * never starts beside the builds and VMs of a dead one.
+ *	run_guard_start(lock_fd);      0 or -1 (reported)
+ *	...
+ *	run_guard_stop();              at a normal end: the guardian exits, waited for
+ *
  * Several at once (the caller owns each cmd until its run_poll() said 1):
  *	run_init(&a, argv_a); run_start(&a);  run_init(&b, argv_b); run_start(&b);
  *	while (!done) { done = run_poll(&a) & run_poll(&b); run_pause(NULL); }
@@ -84,6 +97,8 @@ void run_watch(struct run_cmd *cmd);
 void run_unwatch(struct run_cmd *cmd);
 /* Frees captured output; a command still running is killed and reaped. */
 void run_release(struct run_cmd *cmd);
+int run_guard_start(int keep_fd);
+void run_guard_stop(void);
 /* Human text for a run_exec() result. */
 const char *run_strstatus(int status);
 

@@ -1,5 +1,7 @@
+/* tree: the kernel work tree, its history, and the states a command works on. */
 #include "tree.h"
 #include "run.h"
+#include "series.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -24,37 +26,58 @@ void tree_init(struct tree *t, const struct conf *c)
 		struct util_hash *h = util_hash_new();
 		char key[65];
 
-		t->user = xstrdup(c->gittree);
-		util_hash_addstr(h, t->user);
+		util_hash_addstr(h, c->gittree);
 		util_hash_hex(h, key);
 		t->outname = xasprintf("git/%.16s/build", key);
 		t->dir = xasprintf("%s/git/%.16s/linux", c->workdir, key);
+		t->repo = xstrdup(c->gittree);
+		t->source = xstrdup(c->gittree);
 	} else {
 		t->outname = xstrdup("build");
 		t->dir = xasprintf("%s/linux", c->workdir);
+		t->repo = xstrdup(t->dir);
+		t->source = xasprintf("kpatches series %s on linux-source-6.1", c->patches);
+		t->series = 1;
 	}
 }
 
-static void free_states(struct tree *t)
+void tree_init_checkout(struct tree *t, const struct conf *c, const char *dir)
+{
+	struct util_hash *h = util_hash_new();
+	char key[65];
+
+	memset(t, 0, sizeof(*t));
+	t->conf = c;
+	/* Laid out as TREE mode's: WORKDIR/git/KEY/build, KEY from the path. */
+	util_hash_addstr(h, dir);
+	util_hash_hex(h, key);
+	t->outname = xasprintf("git/%.16s/build", key);
+	t->dir = xstrdup(dir);
+	t->repo = xstrdup(dir);
+	t->source = xstrdup(dir);
+	t->checkout = 1;
+}
+
+void tree_range_release(struct tree_range *r)
 {
 	int i;
 
-	for (i = 0; i < t->n; i++) {
-		free(t->state[i].name);
-		free(t->state[i].subject);
+	for (i = 0; i < r->n; i++) {
+		free(r->state[i].name);
+		free(r->state[i].subject);
 	}
-	free(t->state);
-	t->state = NULL;
-	t->n = 0;
+	free(r->state);
+	r->state = NULL;
+	r->n = 0;
 }
 
 void tree_release(struct tree *t)
 {
-	free_states(t);
 	free(t->dir);
 	free(t->outname);
-	free(t->user);
-	t->dir = t->outname = t->user = NULL;
+	free(t->repo);
+	free(t->source);
+	memset(t, 0, sizeof(*t));
 }
 
 int tree_git_cmd(const char *dir, char **out, int quiet, const char *const *args)
@@ -104,6 +127,14 @@ int tree_rev_parse(const char *dir, const char *rev, char *out)
 static char *base_marker(const struct tree *t)
 {
 	return xasprintf("%s/.git/tbisect-base", t->dir);
+}
+
+/* The series: its commits end at SERIES_REF; the marker holds its hash. */
+#define SERIES_REF "refs/tbisect/series"
+
+static char *series_marker(const struct tree *t)
+{
+	return xasprintf("%s/.git/tbisect-series", t->dir);
 }
 
 /* What the base tree was extracted from: the tarball's SHA-256, and its
@@ -246,88 +277,6 @@ out:
 	return ret;
 }
 
-static char *states_path(const struct tree *t)
-{
-	return xasprintf("%s/states.tsv", t->conf->workdir);
-}
-
-static int write_states(const struct tree *t, const char *series_hash)
-{
-	struct sbuf sb;
-	char *path = states_path(t);
-	int i, ret;
-
-	sbuf_init(&sb);
-	sbuf_addf(&sb, "#series\t%s\n", series_hash);
-	sbuf_addstr(&sb, "index\tcommit\ttree\tstatus\tname\tsubject\n");
-	for (i = 0; i < t->n; i++) {
-		const struct tree_state *s = &t->state[i];
-
-		sbuf_addf(&sb, "%d\t%s\t%s\t%s\t%s\t%s\n", s->index, s->commit[0] ? s->commit : "-",
-			  s->treeid[0] ? s->treeid : "-", s->broken ? "noapply" : "ok", s->name,
-			  s->subject);
-	}
-	ret = util_write_file_atomic(path, sb.buf, sb.len);
-	sbuf_release(&sb);
-	free(path);
-	return ret;
-}
-
-/* Loads states.tsv; *hash_out (65 bytes) gets the series hash it was made
- * from when not NULL.  Returns 0 or -1 (not reported: a missing file is
- * normal before the first prepare). */
-static int read_states(struct tree *t, char *hash_out)
-{
-	char *path = states_path(t), *text, *p, *line;
-	int alloc = 0;
-	long idx;
-
-	if (!util_exists(path)) {
-		free(path);
-		return -1;
-	}
-	if (util_read_file(path, &text, NULL) < 0) {
-		free(path);
-		return -1;
-	}
-	free(path);
-	free_states(t);
-	for (p = text; (line = strsep(&p, "\n"));) {
-		char *f[6];
-		int k;
-
-		if (!strncmp(line, "#series\t", 8)) {
-			if (hash_out)
-				snprintf(hash_out, 65, "%s", line + 8);
-			continue;
-		}
-		if (!*line || !strncmp(line, "index\t", 6))
-			continue;
-		for (k = 0; k < 6 && line; k++)
-			f[k] = strsep(&line, "\t");
-		if (k < 6)
-			continue;
-		if (t->n == alloc) {
-			alloc = alloc ? alloc * 2 : 32;
-			t->state = xrealloc(t->state, (size_t)alloc * sizeof(*t->state));
-		}
-		memset(&t->state[t->n], 0, sizeof(t->state[0]));
-		if (util_parse_long(f[0], &idx) < 0 || idx != t->n)
-			continue;	/* not a line this version wrote */
-		t->state[t->n].index = (int)idx;
-		if (strcmp(f[1], "-"))
-			snprintf(t->state[t->n].commit, 41, "%s", f[1]);
-		if (strcmp(f[2], "-"))
-			snprintf(t->state[t->n].treeid, 41, "%s", f[2]);
-		t->state[t->n].broken = !strcmp(f[3], "noapply");
-		t->state[t->n].name = xstrdup(f[4]);
-		t->state[t->n].subject = xstrdup(f[5]);
-		t->n++;
-	}
-	free(text);
-	return t->n ? 0 : -1;
-}
-
 int tree_checkout(const struct tree *t, const char *commit)
 {
 	if (GIT(t->dir, NULL, 1, "checkout", "-q", "-f", "--detach", commit) != 0)
@@ -335,68 +284,85 @@ int tree_checkout(const struct tree *t, const char *commit)
 	return 0;
 }
 
-static void add_state(struct tree *t, int *alloc, const char *commit, const char *treeid,
-		      const char *name, const char *subject, int broken)
+static struct tree_state *add_state(struct tree_range *r, int *alloc)
 {
 	struct tree_state *s;
 
-	if (t->n == *alloc) {
+	if (r->n == *alloc) {
 		*alloc = *alloc ? *alloc * 2 : 32;
-		t->state = xrealloc(t->state, (size_t)*alloc * sizeof(*t->state));
+		r->state = xrealloc(r->state, (size_t)*alloc * sizeof(*r->state));
 	}
-	s = &t->state[t->n];
+	s = &r->state[r->n];
 	memset(s, 0, sizeof(*s));
-	s->index = t->n;
-	snprintf(s->commit, 41, "%s", commit ? commit : "");
-	snprintf(s->treeid, 41, "%s", treeid ? treeid : "");
-	s->name = xstrdup(name);
-	/* Tabs or newlines would break the TSV files. */
-	s->subject = xstrdup(subject);
-	for (char *q = s->subject; *q; q++)
-		if (*q == '\t' || *q == '\n')
-			*q = ' ';
-	t->n++;
-	s->broken = broken;
+	s->index = r->n++;
+	return s;
 }
 
+/* Commits patch i of the series (applied, or an empty commit when it does
+ * not apply: a state to skip).  The trailers number and name the state
+ * for tree_list().  0 or -1. */
+static int commit_patch(struct tree *t, const struct series_patch *p, int i, const char *last)
+{
+	int noapply = GIT(t->dir, NULL, 1, "apply", "--index", "--whitespace=nowarn", p->path) != 0;
+	char *msg;
+	int st;
+
+	if (noapply) {
+		warning("%s: patch %d does not apply to state %d; state %d will be skipped",
+			p->name, i, i - 1, i);
+		GIT(t->dir, NULL, 1, "reset", "-q", "--hard", last);
+	}
+	msg = xasprintf("%s\n\nTbisect-State: %d\nTbisect-Patch: %s\n%s", p->subject, i, p->name,
+			noapply ? "Tbisect-Status: noapply\n" : "");
+	st = GIT(t->dir, NULL, 0, "commit", "-q", "--no-verify", "--allow-empty", "-m", msg);
+	free(msg);
+	return st != 0 ? error("git commit of %s failed", p->name) : 0;
+}
+
+/* The series' commits on the base, refs/tbisect/series at the last one,
+ * and the series hash beside it.  0 or -1. */
 static int apply_series(struct tree *t, const struct series *s)
 {
-	char commit[41], treeid[41], last[41];
-	int alloc = 0, i;
+	char last[41], *marker = series_marker(t), *text;
+	int i, ret = -1;
 
-	free_states(t);
-	if (tree_rev_parse(t->dir, "tbisect-base^{commit}", commit) < 0 ||
-	    tree_rev_parse(t->dir, "tbisect-base^{tree}", treeid) < 0)
-		return error("the work tree %s has no tbisect-base tag; remove it and prepare again",
-			     t->dir);
-	add_state(t, &alloc, commit, treeid, "base", "pristine linux-source-6.1", 0);
-	memcpy(last, commit, 41);
-	if (tree_checkout(t, last) < 0)
-		return -1;
-	for (i = 0; i < s->n; i++) {
-		const struct series_patch *p = &s->patch[i];
-		int st;
-
-		if (util_interrupted)
-			return error("interrupted");
-		st = GIT(t->dir, NULL, 1, "apply", "--index", "--whitespace=nowarn", p->path);
-		if (st != 0) {
-			warning("%s: patch %d does not apply to state %d; state %d will be skipped",
-				p->name, i + 1, i, i + 1);
-			GIT(t->dir, NULL, 1, "reset", "-q", "--hard", last);
-			add_state(t, &alloc, NULL, NULL, p->name, p->subject, 1);
-			continue;
-		}
-		if (GIT(t->dir, NULL, 0, "commit", "-q", "--no-verify", "--allow-empty", "-m",
-			p->subject) != 0)
-			return error("git commit of %s failed", p->name);
-		if (tree_rev_parse(t->dir, "HEAD", commit) < 0 ||
-		    tree_rev_parse(t->dir, "HEAD^{tree}", treeid) < 0)
-			return error("git rev-parse failed in %s", t->dir);
-		memcpy(last, commit, 41);
-		add_state(t, &alloc, commit, treeid, p->name, p->subject, 0);
+	if (tree_rev_parse(t->dir, "tbisect-base^{commit}", last) < 0) {
+		error("the work tree %s has no tbisect-base tag; remove it and prepare again", t->dir);
+		goto out;
 	}
-	return 0;
+	if (tree_checkout(t, last) < 0)
+		goto out;
+	for (i = 0; i < s->n; i++) {
+		if (util_interrupted) {
+			error("interrupted");
+			goto out;
+		}
+		if (commit_patch(t, &s->patch[i], i + 1, last) < 0 ||
+		    tree_rev_parse(t->dir, "HEAD", last) < 0)
+			goto out;
+	}
+	if (GIT(t->dir, NULL, 1, "update-ref", SERIES_REF, last) != 0) {
+		error("git update-ref %s failed in %s", SERIES_REF, t->dir);
+		goto out;
+	}
+	text = xasprintf("%s\n", s->hash);
+	ret = util_write_file_atomic(marker, text, strlen(text));
+	free(text);
+out:
+	free(marker);
+	return ret;
+}
+
+/* Whether the series with hash is applied already: 1, else 0. */
+static int series_applied(const struct tree *t, const char *hash)
+{
+	char *marker = series_marker(t), *text = NULL, id[41];
+	int ok = util_exists(marker) && util_read_file(marker, &text, NULL) == 0 &&
+		 !strcmp(util_trim(text), hash) && tree_rev_parse(t->dir, SERIES_REF, id) == 0;
+
+	free(text);
+	free(marker);
+	return ok;
 }
 
 /* Extracts the tarball as the new base tree.  0 or -1. */
@@ -440,8 +406,8 @@ static int git_clone(struct tree *t)
 	char *tmp, *parent;
 	int ret = -1;
 
-	if (GIT(t->user, NULL, 1, "rev-parse", "--git-dir") != 0)
-		return error("TREE %s is not a git repository", t->user);
+	if (GIT(t->repo, NULL, 1, "rev-parse", "--git-dir") != 0)
+		return error("TREE %s is not a git repository", t->repo);
 	if (util_exists(t->dir))
 		return 0;
 	parent = xasprintf("%s/..", t->dir);
@@ -449,10 +415,10 @@ static int git_clone(struct tree *t)
 	util_rm_rf(tmp);
 	if (util_mkdir_p(parent) < 0)
 		goto out;
-	info("prepare: cloning %s (objects shared, nothing in it is changed)", t->user);
-	if (GIT(t->conf->workdir, NULL, 0, "clone", "-q", "--shared", "--no-checkout", t->user,
+	info("prepare: cloning %s (objects shared, nothing in it is changed)", t->repo);
+	if (GIT(t->conf->workdir, NULL, 0, "clone", "-q", "--shared", "--no-checkout", t->repo,
 		tmp) != 0) {
-		error("git clone --shared %s failed", t->user);
+		error("git clone --shared %s failed", t->repo);
 		goto out;
 	}
 	if (rename(tmp, t->dir) < 0) {
@@ -468,18 +434,18 @@ out:
 	return ret;
 }
 
-int tree_git_resolve(const struct tree *t, const char *rev, char *id)
+int tree_commit(const struct tree *t, const char *rev, char *id)
 {
 	char *spec = xasprintf("%s^{commit}", rev);
-	int ret = tree_rev_parse(t->user, spec, id);
+	int ret = tree_rev_parse(t->repo, spec, id);
 
 	free(spec);
 	if (ret < 0)
-		return error("'%s' is not a commit in %s", rev, t->user);
+		return error("'%s' is not a commit in %s", rev, t->repo);
 	return 0;
 }
 
-int tree_git_is_ancestor(const struct tree *t, const char *anc, const char *desc)
+int tree_is_ancestor(const struct tree *t, const char *anc, const char *desc)
 {
 	int st = GIT(t->dir, NULL, 1, "merge-base", "--is-ancestor", anc, desc);
 
@@ -488,7 +454,7 @@ int tree_git_is_ancestor(const struct tree *t, const char *anc, const char *desc
 	return error("git merge-base --is-ancestor failed in %s (%s)", t->dir, run_strstatus(st));
 }
 
-char *tree_git_subject(const struct tree *t, const char *commit)
+char *tree_subject(const struct tree *t, const char *commit)
 {
 	char *out = NULL;
 
@@ -499,37 +465,88 @@ char *tree_git_subject(const struct tree *t, const char *commit)
 	return out;
 }
 
-int tree_git_log(const struct tree *t, const char *good, const char *bad, struct hist_level *lv)
+/* One line of tree_list()'s git log: id, tree, parents, the series'
+ * trailers (state number, patch name, status), subject.  0 or -1. */
+static int parse_state(const struct tree *t, char *line, struct tree_state *s)
 {
-	const char *fmt = "--format=%H%x09%T%x09%P%x09%s";
-	char *range = xasprintf("%s..%s", good, bad), *out = NULL;
-	int ret = -1;
+	char *f[7], *par;
+	int own = t->series;
+	long idx;
+	int k;
 
+	for (k = 0; k < 6 && line; k++)
+		f[k] = strsep(&line, "\t");
+	if (k < 6 || !line || strlen(f[0]) != 40 || strlen(f[1]) != 40)
+		return -1;
+	f[6] = line;	/* the subject, tabs and all */
+	memcpy(s->commit, f[0], 41);
+	memcpy(s->treeid, f[1], 41);
+	par = strchr(f[2], ' ');
+	s->merge = par != NULL;
+	if (par)
+		snprintf(s->parent2, sizeof(s->parent2), "%.40s", par + 1);
+	/* The trailers name and number the series' states only: in a user's
+	 * tree they are text like any other. */
+	if (own && *f[3] && util_parse_long(f[3], &idx) == 0 && idx > 0 && idx < 1000000)
+		s->index = (int)idx;
+	if (own)	/* the series' base has no trailer */
+		s->name = *f[4] ? xstrdup(f[4]) : xstrdup("base");
+	else
+		s->name = xasprintf("%.12s", s->commit);
+	s->broken = own && !strcmp(f[5], "noapply");
+	s->subject = xstrdup(f[6]);
+	return 0;
+}
+
+int tree_list(const struct tree *t, const char *good, const char *bad, struct tree_range *r)
+{
+	const char *fmt = "--format=%H%x09%T%x09%P%x09"
+			  "%(trailers:key=Tbisect-State,valueonly,separator=%x2C)%x09"
+			  "%(trailers:key=Tbisect-Patch,valueonly,separator=%x2C)%x09"
+			  "%(trailers:key=Tbisect-Status,valueonly,separator=%x2C)%x09%s";
+	char *range = xasprintf("%s^!", good), *out = NULL, *p, *line;
+	int alloc = 0, ret = -1;
+
+	memset(r, 0, sizeof(*r));
 	if (GIT(t->dir, NULL, 1, "merge-base", "--is-ancestor", good, bad) != 0) {
 		error("GOOD %.12s is not an ancestor of BAD %.12s", good, bad);
 		goto out;
 	}
 	/* GOOD's own line, then the chain, in two cheap processes. */
-	if (GIT(t->dir, &out, 1, "log", "-1", fmt, good) != 0 || hist_parse_log(lv, out) < 0 ||
-	    lv->n != 1) {
-		error("git log %.12s failed in %s", good, t->dir);
-		goto out;
-	}
-	free(out);
-	out = NULL;
-	if (GIT(t->dir, &out, 1, "log", "--first-parent", "--reverse", fmt, range) != 0 ||
-	    hist_parse_log(lv, out) < 0) {
-		error("git log %s failed in %s", range, t->dir);
-		goto out;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) {
+			free(range);
+			range = xasprintf("%s..%s", good, bad);
+		}
+		free(out);
+		out = NULL;
+		if (GIT(t->dir, &out, 1, "log", "--first-parent", "--reverse", fmt, range) != 0) {
+			error("git log %s failed in %s", range, t->dir);
+			goto out;
+		}
+		for (p = out; (line = strsep(&p, "\n"));) {
+			struct tree_state *s;
+
+			if (!*line)
+				continue;
+			s = add_state(r, &alloc);
+			if (parse_state(t, line, s) < 0) {
+				r->n--;
+				error("git log %s: unexpected line in %s", range, t->dir);
+				goto out;
+			}
+		}
 	}
 	ret = 0;
 out:
+	if (ret)
+		tree_range_release(r);
 	free(out);
 	free(range);
 	return ret;
 }
 
-int tree_git_merge_base(const struct tree *t, const char *a, const char *b, char *out)
+int tree_merge_base(const struct tree *t, const char *a, const char *b, char *out)
 {
 	char *r = NULL;
 	int ret = GIT(t->dir, &r, 1, "merge-base", a, b);
@@ -572,113 +589,109 @@ int tree_kconfig_id(const struct tree *t, const char *treeid, char *out)
 	return 0;
 }
 
-void tree_use_level(struct tree *t, const struct hist_level *lv)
-{
-	int alloc = 0, i;
-	char name[13];
-
-	free_states(t);
-	for (i = 0; i < lv->n; i++) {
-		snprintf(name, sizeof(name), "%.12s", lv->c[i].id);
-		add_state(t, &alloc, lv->c[i].id, lv->c[i].tree, name, lv->c[i].subject, 0);
-		t->state[i].merge = lv->c[i].nparents > 1;
-	}
-}
-
-int tree_git_range(struct tree *t, const char *good, const char *bad)
-{
-	char g[41], b[41];
-	struct hist_level lv;
-	int ret;
-
-	if (tree_git_resolve(t, good, g) < 0 || tree_git_resolve(t, bad, b) < 0)
-		return -1;
-	memset(&lv, 0, sizeof(lv));
-	ret = tree_git_log(t, g, b, &lv);
-	if (ret == 0)
-		tree_use_level(t, &lv);
-	hist_level_release(&lv);
-	return ret;
-}
-
-int tree_git_configured(const struct conf *c)
+/* Whether the configuration names GOOD (a user's tree has no default). */
+static int good_configured(const struct conf *c)
 {
 	return c->good_line || strcmp(c->good, "base");
 }
 
-static int prepare_git(struct tree *t)
+int tree_span(const struct tree *t, const char *good, const char *bad, struct tree_range *r)
 {
-	const struct conf *c = t->conf;
+	char g[41], b[41];
 
-	/* The range is listed by the command: it may name another one. */
-	return util_mkdir_p(c->workdir) < 0 || git_clone(t) < 0 ? -1 : 0;
+	if (t->series) {
+		/* The whole series, so that every state keeps its number. */
+		if (tree_rev_parse(t->dir, "tbisect-base^{commit}", g) < 0 ||
+		    tree_rev_parse(t->dir, SERIES_REF "^{commit}", b) < 0)
+			return error("%s is not prepared; run: tbisect prepare", t->dir);
+		return tree_list(t, g, b, r);
+	}
+	if (!good && !good_configured(t->conf))
+		return error("TREE mode needs GOOD: set it in %s, with -s GOOD=REV, or name GOOD "
+			     "and BAD on the command line",
+			     t->conf->path ? t->conf->path : "bisect.conf");
+	if (tree_commit(t, good ? good : t->conf->good, g) < 0 ||
+	    tree_commit(t, bad ? bad : t->conf->bad ? t->conf->bad : "HEAD", b) < 0)
+		return -1;
+	return tree_list(t, g, b, r);
 }
 
-int tree_prepare(struct tree *t, const struct series *s)
+/* The series: loaded, extracted (once), applied (when it changed). */
+static int prepare_series(struct tree *t)
 {
-	char old_hash[65] = "";
-	int fresh;
+	struct series s;
+	int fresh, ret = -1;
 
-	if (t->user)
-		return prepare_git(t);
-	if (util_mkdir_p(t->conf->workdir) < 0 || (fresh = ensure_base(t)) < 0)
-		return -1;
-	if (!fresh && read_states(t, old_hash) == 0 && !strcmp(old_hash, s->hash) &&
-	    t->n == s->n + 1)
+	series_init(&s);
+	if (series_load(&s, t->conf->patches) < 0 || util_mkdir_p(t->conf->workdir) < 0 ||
+	    (fresh = ensure_base(t)) < 0)
+		goto out;
+	if (!fresh && series_applied(t, s.hash)) {
+		ret = 0;
+		goto out;
+	}
+	info("prepare: applying %d patches from %s", s.n, s.dir);
+	if (apply_series(t, &s) < 0)
+		goto out;
+	info("prepare: %d states ready", s.n + 1);
+	ret = 0;
+out:
+	series_release(&s);
+	return ret;
+}
+
+int tree_prepare(struct tree *t)
+{
+	if (t->checkout)
 		return 0;
-	info("prepare: applying %d patches from %s", s->n, s->dir);
-	if (apply_series(t, s) < 0 || write_states(t, s->hash) < 0)
-		return -1;
-	info("prepare: %d states ready", t->n);
-	return 0;
+	if (t->series)
+		return prepare_series(t);
+	/* The range is listed by the command: it may name another one. */
+	return util_mkdir_p(t->conf->workdir) < 0 || git_clone(t) < 0 ? -1 : 0;
 }
 
-/* TREE mode: any revision that names a commit of the listed range. */
-static int resolve_git(const struct tree *t, const char *spec)
+int tree_resolve(const struct tree *t, const struct tree_range *r, const char *spec)
 {
-	char id[41];
-	int i;
-
-	if (tree_git_resolve(t, spec, id) < 0)
-		return -1;
-	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->state[i].commit, id))
-			return i;
-	return error("%s (%.12s) is not on the first-parent line of the range (%d commits)", spec,
-		     id, t->n);
-}
-
-int tree_resolve(const struct tree *t, const char *spec)
-{
+	char id[41], *rev;
 	long v;
-	int i;
+	int i, found;
 
 	if (!spec || !*spec)
 		return error("empty state name");
-	if (!t->user && !strcasecmp(spec, "base"))
+	if (!r->n)
+		return error("no states are listed");
+	if (!strcasecmp(spec, "base"))
 		return 0;
-	if (!t->user && !strcasecmp(spec, "head"))
-		return t->n - 1;
+	if (!strcasecmp(spec, "head"))
+		return r->n - 1;
 	if (util_parse_long(spec, &v) == 0) {
-		if (v < 0 || v >= t->n)
-			return error("state %ld does not exist (states are 0..%d)", v, t->n - 1);
-		return (int)v;
+		for (i = 0; i < r->n; i++)
+			if (r->state[i].index == v)
+				return i;
+		return error("state %ld does not exist (states are %d..%d)", v, r->state[0].index,
+			     r->state[r->n - 1].index);
 	}
-	for (i = 1; i < t->n; i++) {
+	for (i = 0; i < r->n; i++) {
 		size_t n = strlen(spec);
 
-		if (!strcmp(t->state[i].name, spec) ||
-		    (!strncmp(t->state[i].name, spec, n) && !strcmp(t->state[i].name + n, ".patch")))
+		if (!strcmp(r->state[i].name, spec) ||
+		    (!strncmp(r->state[i].name, spec, n) && !strcmp(r->state[i].name + n, ".patch")))
 			return i;
 	}
 	if (strlen(spec) >= 7 && strspn(spec, "0123456789abcdef") == strlen(spec))
-		for (i = 0; i < t->n; i++)
-			if (!strncmp(t->state[i].commit, spec, strlen(spec)))
+		for (i = 0; i < r->n; i++)
+			if (!strncmp(r->state[i].commit, spec, strlen(spec)))
 				return i;
-	if (t->user)
-		return resolve_git(t, spec);
-	return error("no state named '%s' (use base, head, an index 0..%d or a patch name)", spec,
-		     t->n - 1);
+	/* Any revision git understands that names a listed commit. */
+	rev = xasprintf("%s^{commit}", spec);
+	found = tree_rev_parse(t->repo, rev, id) == 0;
+	free(rev);
+	for (i = 0; found && i < r->n; i++)
+		if (!strcmp(r->state[i].commit, id))
+			return i;
+	return error("no state named '%s' among the %d listed (base, head, a number %d..%d, a patch "
+		     "name or a revision on the first-parent line)", spec, r->n, r->state[0].index,
+		     r->state[r->n - 1].index);
 }
 
 int tree_revert(const struct tree *t, const char *bad, const char *culprit, char *commit_out,

@@ -1,68 +1,95 @@
 /*
- * tree: the kernel work tree and its states.
+ * tree: the kernel work tree, its history, and the states a command works on.
  *
- * tree_prepare() extracts the linux-source tarball into WORKDIR/linux (once),
- * makes it a git repository whose first commit is the pristine tree, and
- * commits each patch of the series on top, one commit per patch, with fixed
- * author/committer identity and dates so that the same series gives the same
- * commit ids on every machine.  State 0 is the pristine base, state i the
- * tree with patches 1..i applied.  A patch that does not apply leaves its
- * state marked broken (skipped by bisection); later patches apply on top of
- * the last good state.  A changed series (content hash) is re-applied; an
- * unchanged one costs a hash and a file read.  A changed tarball (a new
- * linux-source-6.1 point release, another TARBALL) is extracted again: its
- * size, mtime and path are compared with what the tree came from, and the
- * SHA-256 decides when they differ.
+ * Both kinds of range are git histories, listed the same way:
+ *  - the series (no TREE): tree_prepare() extracts the linux-source tarball
+ *    into WORKDIR/linux (once), makes it a git repository whose first commit
+ *    is the pristine tree (tag tbisect-base), and commits each patch of
+ *    kpatches/ on top, one commit per patch, with fixed identity and dates
+ *    (the same series gives the same commit ids on every machine); the last
+ *    one is refs/tbisect/series.  Trailers number and name each commit
+ *    ("Tbisect-State: 5", "Tbisect-Patch: 0005-foo.patch").  A patch that
+ *    does not apply is an empty commit marked "Tbisect-Status: noapply": a
+ *    state to skip, as one that does not build.  A changed series (content
+ *    hash) is committed again; a changed tarball (a new point release,
+ *    another TARBALL: size, mtime and path compared, then the SHA-256) is
+ *    extracted again.
+ *  - a user's kernel git repository (conf TREE): revisions are resolved in
+ *    it, which is only read; everything else happens in tbisect's own clone
+ *    under WORKDIR/git/<hash of the path>/linux (`git clone --shared
+ *    --no-checkout`: the user's objects, its own HEAD, index and work tree).
+ *
+ * A range (struct tree_range) is a first-parent line of commits, GOOD first;
+ * each state has a number (the series: its patch number, 0 = base; else its
+ * place in the line) and a name (the patch file name, "base", or the short
+ * commit id).  The states a command works on come from tree_span(): the
+ * whole series, or GOOD..BAD of a user's tree.  A merge's branch is listed
+ * with tree_list() into a range of its own.
  *
  *	struct tree t;
+ *	struct tree_range r;
  *	tree_init(&t, &conf);
- *	if (tree_prepare(&t, &series) < 0) ...
- *	idx = tree_resolve(&t, "base" | "head" | "7" | "0007-name.patch");
- *	tree_checkout(&t, t.state[idx].commit);
+ *	if (tree_prepare(&t) < 0) ...
+ *	if (tree_span(&t, good_or_NULL, bad_or_NULL, &r) < 0) ...
+ *	i = tree_resolve(&t, &r, "base" | "head" | "7" | "0007-name.patch" | REV);
+ *	tree_checkout(&t, r.state[i].commit);
+ *	tree_range_release(&r);
  *	tree_release(&t);
- *
- * TREE mode (conf TREE = a kernel git repository, t.user set): the states
- * are commits, the first-parent chain from GOOD to BAD (hist.h's level).
- * Revisions are resolved in the user's repository, which is only read;
- * everything else happens in tbisect's own clone under
- * WORKDIR/git/<hash of the path>/linux, made with `git clone --shared
- * --no-checkout`, so it shares the user's objects and has its own HEAD,
- * index and work tree.  tree_prepare() makes the clone; tree_git_range()
- * lists a range as the states.
  */
 #ifndef TBISECT_TREE_H
 #define TBISECT_TREE_H
 
 #include "conf.h"
-#include "hist.h"
-#include "series.h"
 
 struct tree_state {
-	int index;
-	char commit[41];	/* "" when the patch did not apply */
+	int index;		/* its number (see above) */
+	char commit[41];
 	char treeid[41];
-	char *name;		/* patch file name, "base" for state 0 */
+	char parent2[41];	/* a merge's second parent, "" otherwise */
+	char *name;		/* patch file name, "base", or short commit id */
 	char *subject;
-	int broken;		/* patch did not apply */
-	int merge;		/* TREE mode: a merge commit */
+	int broken;		/* the series: its patch did not apply */
+	int merge;		/* a merge commit */
+};
+
+/* States in first-parent order, GOOD first; owned, tree_range_release(). */
+struct tree_range {
+	struct tree_state *state;
+	int n;
 };
 
 struct tree {
 	const struct conf *conf;
-	char *dir;		/* WORKDIR/linux, TREE: WORKDIR/git/KEY/linux */
+	char *dir;		/* the work tree: WORKDIR/linux, TREE: WORKDIR/git/KEY/linux */
 	char *outname;		/* its O= directory, relative to WORKDIR: "build",
 				 * TREE: "git/KEY/build" (beside linux, as in
 				 * WORKDIR, so ccache's basedir serves both) */
-	struct tree_state *state;
-	int n;			/* number of states = patches + 1 */
-	char *user;		/* TREE mode: the user's repository (absolute), else NULL */
+	char *repo;		/* where revisions are resolved: the user's
+				 * repository, or dir */
+	char *source;		/* the range's origin in words, for titles and reports */
+	int series;		/* the kpatches series (no TREE) */
+	int checkout;		/* a tree checked out by someone else (git bisect run) */
 };
 
 void tree_init(struct tree *t, const struct conf *c);
-/* Extracts and applies as needed.  Returns 0 or -1 (reported). */
-int tree_prepare(struct tree *t, const struct series *s);
-/* State index for a spec, or -1 after reporting an error naming it. */
-int tree_resolve(const struct tree *t, const char *spec);
+/* A kernel tree checked out at dir by someone else (`git bisect run`):
+ * built in place, never changed; tree_prepare() does nothing. */
+void tree_init_checkout(struct tree *t, const struct conf *c, const char *dir);
+/* Extracts and commits the series, or clones the user's tree, as needed.
+ * Returns 0 or -1 (reported). */
+int tree_prepare(struct tree *t);
+/* The states a command works on into r: the whole series (good and bad are
+ * not needed: every state keeps its number), or good..bad of a user's tree
+ * (revisions; NULL: GOOD and BAD of the configuration).  0 or -1. */
+int tree_span(const struct tree *t, const char *good, const char *bad, struct tree_range *r);
+/* The first-parent line from commit good to commit bad (40-hex ids) into
+ * r.  0 or -1 (reported; good must be an ancestor of bad). */
+int tree_list(const struct tree *t, const char *good, const char *bad, struct tree_range *r);
+/* Index in r of a spec: base (the first), head (the last), a state number,
+ * a patch name (.patch optional), a commit id prefix, or any revision of the
+ * repository naming a listed commit.  -1 after reporting an error. */
+int tree_resolve(const struct tree *t, const struct tree_range *r, const char *spec);
+void tree_range_release(struct tree_range *r);
 /* Forces the work tree to commit (detached).  0 or -1. */
 int tree_checkout(const struct tree *t, const char *commit);
 /* Makes (or finds, under refs/tbisect/revert/) the commit "bad with commit
@@ -72,30 +99,23 @@ int tree_checkout(const struct tree *t, const char *commit);
  * -1 on error.  Leaves the work tree at bad or at the revert. */
 int tree_revert(const struct tree *t, const char *bad, const char *culprit, char *commit_out,
 		char *treeid_out);
-/* TREE mode: whether commit anc is an ancestor of (or is) commit desc, in
- * tbisect's clone: 1, 0, or -1 on error (reported). */
-int tree_git_is_ancestor(const struct tree *t, const char *anc, const char *desc);
-/* Subject line of a commit in tbisect's clone, caller frees; "?" on error. */
-char *tree_git_subject(const struct tree *t, const char *commit);
-/* Tree id of a commit-ish in dir, into out (41 bytes); 0 or -1. */
+/* Whether commit anc is an ancestor of (or is) commit desc: 1, 0, or -1
+ * on error (reported). */
+int tree_is_ancestor(const struct tree *t, const char *anc, const char *desc);
+/* Subject line of a commit, caller frees; "?" on error. */
+char *tree_subject(const struct tree *t, const char *commit);
+/* The object id (40 hex) that rev names in the repository at dir, into out
+ * (41 bytes), e.g. "X^{tree}" for a tree, "X^{commit}" for a commit.  0 or
+ * -1 (not reported). */
 int tree_rev_parse(const char *dir, const char *rev, char *out);
-/* TREE mode.  A revision of the user's repository (any name git
- * understands) as a 40-hex commit id into id.  0 or -1 (reported). */
-int tree_git_resolve(const struct tree *t, const char *rev, char *id);
-/* Lists the level good..bad (commit ids) into lv: one git process.  0 or -1
- * (reported; GOOD must be an ancestor of BAD). */
-int tree_git_log(const struct tree *t, const char *good, const char *bad, struct hist_level *lv);
-/* Best common ancestor of two commits into out.  0 or -1. */
-int tree_git_merge_base(const struct tree *t, const char *a, const char *b, char *out);
+/* A revision of t->repo (any name git understands) as a 40-hex commit id
+ * into id.  0 or -1 (reported). */
+int tree_commit(const struct tree *t, const char *rev, char *id);
+/* Best common ancestor of two commits into out.  0 or -1 (reported). */
+int tree_merge_base(const struct tree *t, const char *a, const char *b, char *out);
 /* Id (64-hex, into out) of what decides the config in tree treeid: its
  * Kconfig files, scripts/kconfig, the config fragments.  0 or -1. */
 int tree_kconfig_id(const struct tree *t, const char *treeid, char *out);
-/* Makes lv the tree's states: state i = lv->c[i], named by its short id. */
-void tree_use_level(struct tree *t, const struct hist_level *lv);
-/* Whether the configuration names GOOD (TREE mode has no default). */
-int tree_git_configured(const struct conf *c);
-/* Resolves good and bad and makes good..bad the states.  0 or -1. */
-int tree_git_range(struct tree *t, const char *good, const char *bad);
 /* Runs git in dir with tbisect's fixed identity and dates; stdout captured
  * (trimmed) into *out when out != NULL, else discarded; stderr discarded
  * when quiet.  Returns the exit status or a run_status. */

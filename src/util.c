@@ -147,13 +147,18 @@ void sbuf_init(struct sbuf *sb)
 	sb->buf[0] = '\0';
 }
 
-void sbuf_add(struct sbuf *sb, const void *data, size_t n)
+void sbuf_grow(struct sbuf *sb, size_t n)
 {
 	if (sb->len + n + 1 > sb->alloc) {
 		while (sb->len + n + 1 > sb->alloc)
 			sb->alloc *= 2;
 		sb->buf = xrealloc(sb->buf, sb->alloc);
 	}
+}
+
+void sbuf_add(struct sbuf *sb, const void *data, size_t n)
+{
+	sbuf_grow(sb, n);
 	memcpy(sb->buf + sb->len, data, n);
 	sb->len += n;
 	sb->buf[sb->len] = '\0';
@@ -306,27 +311,6 @@ out_close:
 out_free:
 	free(tmp);
 	return -1;
-}
-
-int util_symlink(const char *target, const char *path)
-{
-	char have[4096], *tmp;
-	ssize_t n = readlink(path, have, sizeof(have) - 1);
-	int ret = 0;
-
-	if (n >= 0) {
-		have[n] = '\0';
-		if (!strcmp(have, target))
-			return 0;
-	}
-	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	unlink(tmp);
-	if (symlink(target, tmp) < 0 || rename(tmp, path) < 0) {
-		ret = error("cannot link %s to %s: %s", path, target, strerror(errno));
-		unlink(tmp);
-	}
-	free(tmp);
-	return ret;
 }
 
 int util_copy_file(const char *src, const char *dst, char *hex_out)

@@ -50,6 +50,8 @@ struct sbuf {
 };
 void sbuf_init(struct sbuf *sb);
 void sbuf_add(struct sbuf *sb, const void *data, size_t n);
+/* Makes room for n more bytes (and the NUL) at buf + len. */
+void sbuf_grow(struct sbuf *sb, size_t n);
 void sbuf_addstr(struct sbuf *sb, const char *s);
 void sbuf_addf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sbuf_release(struct sbuf *sb);
@@ -74,10 +76,6 @@ int util_copy_file(const char *src, const char *dst, char *hex_out);
 /* write() until done, retrying on EINTR; 0 or -1 with errno set. */
 int util_write_all(int fd, const void *data, size_t len);
 int util_mkdir_p(const char *path);
-/* Makes path a symbolic link to target, replacing what is there
- * atomically (nothing is written when it already points there).  0 or -1
- * (reported). */
-int util_symlink(const char *target, const char *path);
 /* Removes a directory tree (no symlink following).  Returns 0 or -1. */
 int util_rm_rf(const char *path);
 int util_exists(const char *path);

@@ -60,9 +60,7 @@ for i in $(seq 1 1200); do
 done
 sleep 2
 kill -9 $pid; wait $pid 2>/dev/null
-pkill -9 -f "qemu-system-x86_64.*$W" 2>/dev/null
-pkill -9 -f "make -C $W/git" 2>/dev/null
-sleep 1
+gone "TREE: kill -9 during a bisect"
 n1=$(nlines)
 t1=$(date +%s)
 tt bisect
@@ -94,14 +92,14 @@ check "TREE culprits names the commit inside the merged branch" \
 # first-parent line) backed out, and a revert that does not apply.
 tt attribute v-bad~14 v-bad~13 --revert culprit --revert broken
 sed -n '/^attribution at/,/^cost/p' "$T/out" | sed 's/^/#   /'
-recovered() { awk -v c="$1" '$1 == c { sub("%", "", $3); print $3 }' "$T/out"; }
+recovered() { awk -v c="$1" '$2 == c { sub("%", "", $4); print $4 }' "$T/out"; }
 r_merge=$(recovered "${merge:0:12}"); r_cul=$(recovered "${culprit:0:12}")
 check "TREE attribute: backing out the merge recovers > 1% ($r_merge)" \
   awk -v r="$r_merge" 'BEGIN { exit !(r + 0 > 1) }'
 check "TREE attribute: backing out the commit inside the branch recovers > 1% ($r_cul)" \
   awk -v r="$r_cul" 'BEGIN { exit !(r + 0 > 1) }'
 check "TREE attribute: a revert that does not apply is reported, not measured" \
-  test -n "$(awk -v c="${broken:0:12}" '$1 == c && $2 == "no-revert"' "$T/out")"
+  test -n "$(awk -v c="${broken:0:12}" '$2 == c && $3 == "no-revert"' "$T/out")"
 tt attribute v-bad~14 v-bad~13 --revert v-bad~2
 check "TREE attribute: a commit BAD does not contain is refused (exit $st)" \
   test "$st" = 2 -a -n "$(grep "is not in BAD" "$T/out")"

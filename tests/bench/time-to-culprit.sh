@@ -57,9 +57,10 @@ bash tests/bench/estimates.sh "$W/cc.err" "$t1"
 ccculprit=$(sed -n 's/^first bad state: \([0-9]*\) .*/\1/p' "$W/cc.out")
 
 # Physical limit: (ceil(log2 N) + 2) x (one-file rebuild + link + boot + benchmark).
-# State indexes of the range, from the work directory's state list.
-gi=$(awk -F'\t' -v n="${good%.patch}" '$5==n || $5==n".patch"{print $1}' "$W/states.tsv")
-bi=$(awk -F'\t' -v n="${bad%.patch}" '$5==n || $5==n".patch"{print $1}' "$W/states.tsv")
+# State indexes of the range, from tbisect's state list (index, commit, kind, name, subject).
+"$BIN" states >"$W/states.out"
+gi=$(awk -F'\t' -v n="${good%.patch}" '$4==n || $4==n".patch"{print $1}' "$W/states.out")
+bi=$(awk -F'\t' -v n="${bad%.patch}" '$4==n || $4==n".patch"{print $1}' "$W/states.out")
 states=$(( bi - gi + 1 ))
 onefile=$(grep -h build_seconds "$W"/kernels/*/info 2>/dev/null | cut -d= -f2 | sort -n | head -1)
 read -r boot bench < <(awk -F'\t' 'NR>1 && $5=="ok"{b+=$13; t+=$14; n++} END{printf "%.1f %.1f\n", b/n, t/n}' "$W/results.warm.tsv")
@@ -70,8 +71,8 @@ plain="skipped" plain_ok="-"
 if [ -z "${BENCH_SKIP_PLAIN:-}" ]; then
   echo "# plain git bisect run (fresh O= without ccache per step, one wall-clock run, fixed threshold)"
   P=$W/plain-linux
-  gc=$(awk -F'\t' -v i="$gi" '$1==i{print $2}' "$W/states.tsv")
-  bc=$(awk -F'\t' -v i="$bi" '$1==i{print $2}' "$W/states.tsv")
+  gc=$(awk -F'\t' -v i="$gi" '$1==i{print $2}' "$W/states.out")
+  bc=$(awk -F'\t' -v i="$bi" '$1==i{print $2}' "$W/states.out")
   git clone -q --no-checkout "$W/linux" "$P" && git -C "$P" checkout -q "$bc"
   img=$(ls "$W"/images/*.cpio | head -1)
   # The hand-picked threshold: 2% under one wall-clock run of GOOD would be typical;
@@ -87,7 +88,7 @@ if [ -z "${BENCH_SKIP_PLAIN:-}" ]; then
     git bisect run bash "$TOP/tests/bench/plain-step.sh" "$TOP/kconfig/tbench.config" "$img" "$thr" ) >"$W/plain.out" 2>&1
   t1=$(now); plain=$(el "$t0" "$t1")
   pc=$(sed -n 's/^\([0-9a-f]\{40\}\) is the first bad commit/\1/p' "$W/plain.out" | head -1)
-  pci=$(awk -F'\t' -v c="$pc" '$2==c{print $1}' "$W/states.tsv")
+  pci=$(awk -F'\t' -v c="${pc:0:12}" '$2==c{print $1}' "$W/states.out")
   plain_ok="state ${pci:-?}"
   echo "  ${plain}s, named $plain_ok (threshold $thr MB/s)"
 fi

@@ -1548,6 +1548,55 @@ static void test_time_left(void)
 	CHECK(fabs(bisect_time_left(&c, 1, 1, 1, 1) - 20) < 1e-9);
 }
 
+/* culprits with an end that cannot be measured says so (1), lists nothing;
+ * the runs-per-state rule follows the engine's rule, seeded SMP included. */
+static void test_culprits_ends(void)
+{
+	struct bisect_params p;
+	struct conf c;
+	struct sim s;
+	struct bisect b;
+	int i, end;
+
+	bisect_params_default(&p);
+	for (end = 0; end < 2; end++) {
+		sim_init(&s, 9, 3, 0);
+		for (i = 0; i < 9; i++)
+			s.truth[i] = i >= 4 ? 90 : 100;
+		s.unusable[end ? 8 : 0] = 1;
+		bisect_init(&b, &sim_ops, &s, 9, &p);
+		CHECK(bisect_culprits(&b, 0, 8) == 1);
+		CHECK(b.nchg == 0);
+		bisect_release(&b);
+		sim_release(&s);
+	}
+	p.deterministic = 1;
+	CHECK(bisect_runs_wanted(&p) == 1);
+	p.deterministic = 0;
+	p.runs_min = 4;
+	CHECK(bisect_runs_wanted(&p) == 4);
+	conf_init(&c);
+	c.mode = MODE_ICOUNT;
+	c.runs_min = 3;
+	c.smp = 1;
+	CHECK(bench_runs_wanted(&c) == 1);
+	c.smp = 2;	/* seeded: judged by the statistical rule */
+	CHECK(bench_runs_wanted(&c) == 3);
+	c.mode = MODE_WALLCLOCK;
+	c.smp = 1;
+	CHECK(bench_runs_wanted(&c) == 3);
+	conf_release(&c);
+	/* SCHED_FEATURES: names only, nothing a kernel command line reads as more. */
+	CHECK(conf_sched_features_ok(""));
+	CHECK(conf_sched_features_ok("NO_HRTICK"));
+	CHECK(conf_sched_features_ok("NO_HRTICK,WAKEUP_PREEMPTION"));
+	CHECK(!conf_sched_features_ok("NO_HRTICK panic=1"));
+	CHECK(!conf_sched_features_ok("NO_HRTICK,"));
+	CHECK(!conf_sched_features_ok(",HRTICK"));
+	CHECK(!conf_sched_features_ok("hrtick"));
+	CHECK(!conf_sched_features_ok("A,,B"));
+}
+
 /* Filters text with a fresh filter; caller frees. */
 static char *cpp_filtered(const char *text)
 {
@@ -1616,6 +1665,7 @@ static const struct {
 	void (*fn)(void);
 } tests[] = {
 	{ "cppfilter: comments and blank lines vanish; code, literals, pragmas, files stay", test_cppfilter },
+	{ "culprits: an end that cannot be measured is said (1); runs per state: one rule; sched feature names", test_culprits_ends },
 	{ "conf: keys, values, errors with their lines, -s overrides", test_conf },
 	{ "series: parse, unsafe names, subjects, missing files", test_series },
 	{ "console: results, panics, bad results, probes", test_console },

@@ -1,3 +1,4 @@
+/* sim: a simulated measurement backend for the engine, a test double (unit tests, simbench). */
 #include "sim.h"
 #include "util.h"
 
