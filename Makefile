@@ -113,6 +113,7 @@ bench: deps tbisect build/simbench
 	bash tests/bench/git-range.sh
 	bash tests/bench/releases.sh
 	bash tests/bench/time-to-culprit.sh
+	bash tests/bench/cold-build.sh
 
 clean:
 	rm -rf tbisect build

@@ -111,7 +111,7 @@ const char *bench_label(const struct bench *be, int i);
 /* Adds a target; returns its index. */
 int bench_add_target(struct bench *be, const char *commit, const char *treeid,
 		     const char *name, const char *subject);
-/* Checks out target i for a build; in TREE mode also names its Kconfig
+/* Checks out target i for a build and names its Kconfig
  * sources to the build (build_set_source()).  0 or -1. */
 int bench_checkout(struct bench *be, int i);
 /* One run of target i: 0 run recorded (ok or failed), 1 target unusable

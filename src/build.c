@@ -1,3 +1,4 @@
+/* build: kernel builds with ccache into one reused O= directory, and the kernel cache. */
 #include "build.h"
 #include "cppfilter.h"
 #include "progress.h"
@@ -360,12 +361,12 @@ char *build_missing_options(const char *fragment, const char *config)
 static char *config_stamp(const struct build *b)
 {
 	if (!b->kconfig_src[0])
-		return xstrdup(b->config_hash);	/* the series: one config for every state */
+		return xstrdup(b->config_hash);	/* a tree checked out as it is (git bisect run) */
 	return xasprintf("%s %s", b->config_hash, b->kconfig_src);
 }
 
 /* Makes the config of this build directory unless it exists for the same
- * fragment, base and (TREE mode) Kconfig sources.  0, 1 when an option
+ * fragment, base and Kconfig sources.  0, 1 when an option
  * the fragment needs does not survive (into *missing), -1 on error. */
 static int ensure_config(struct build *b, const char *log, char **missing)
 {
@@ -433,7 +434,7 @@ static int use_cpp_filter(struct build *b)
 	if (util_read_file(dotconfig, &cfg, NULL) < 0)
 		goto out;
 	debug = !strncmp(cfg, "CONFIG_DEBUG_INFO=y\n", 20) || strstr(cfg, "\nCONFIG_DEBUG_INFO=y\n");
-	if (debug) {
+	if (debug || !b->conf->cpp_filter) {
 		ret = 0;
 		goto out;
 	}

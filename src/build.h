@@ -12,7 +12,7 @@
  * (tinyconfig, defconfig, or a .config file brought to the tree with
  * olddefconfig), the fragment merged with the tree's
  * scripts/kconfig/merge_config.sh, then olddefconfig; it is identical for
- * every state of the series.  In TREE mode the caller names the state's
+ * every state whose Kconfig files are the same.  The caller names the state's
  * Kconfig sources with build_set_source() and the config is made again when
  * they change.  The resolved .config is a function of the key's inputs (tree,
  * fragment, base, compiler); its SHA-256 is kept in "info".  When an option
@@ -63,7 +63,7 @@ struct build {
 	char config_hash[65];
 	int config_ready;
 	char *cpp_filter;	/* "CCACHE_PREFIX_CPP=..." (cppfilter.h), NULL: off */
-	char kconfig_src[65];	/* TREE mode: id of the state's Kconfig files */
+	char kconfig_src[65];	/* id of the state's Kconfig files, "" unknown */
 	const char *label;	/* names the state in progress lines, borrowed;
 				 * set before build_kernel(), NULL: "kernel" */
 	int builds;		/* kernels compiled by this process */
@@ -76,7 +76,7 @@ struct build {
 };
 
 void build_init(struct build *b, const struct conf *c, const char *srcdir, const char *outname);
-/* TREE mode: the Kconfig sources of the state about to be built (see
+/* The Kconfig sources of the state about to be built (see
  * tree_kconfig_id()); NULL or "" for the series. */
 void build_set_source(struct build *b, const char *kconfig_src);
 /* The options of fragment (text) missing from config (text), " "-joined,

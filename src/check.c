@@ -1,3 +1,4 @@
+/* check: the nightly check's logic and its baseline format. */
 #include "check.h"
 #include "stats.h"
 #include "util.h"

@@ -18,10 +18,12 @@ enum check_verdict { CHECK_PASS, CHECK_IMPROVED, CHECK_REGRESSED };
 struct check_baseline {
 	char *version;
 	int major;
-	char *mode;		/* "icount shift=1" or "wallclock accel=kvm" */
+	char *mode;		/* bench_identity()'s: "icount shift=1 qemu=10.0" or
+				 * "wallclock accel=kvm qemu=10.0" */
 	char *config;		/* config fragment SHA-256 */
-	char *params;		/* "clients=2 seconds=3 smp=2 mem=512 feat=" */
-	int state;
+	char *params;		/* bench_identity()'s: "clients=2 seconds=2 smp=1
+				 * mem=512 feat= cgdepth=3", " seeded" at SMP > 1 */
+	int state;		/* the state's number */
 	char *name;
 	double *v;
 	int n;

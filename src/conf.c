@@ -1,3 +1,4 @@
+/* conf: the configuration, bisect.conf and -s overrides, parsed with libinih. */
 #include "conf.h"
 #include "util.h"
 
@@ -50,6 +51,7 @@ static const struct key keys[] = {
 	{ "CULPRIT_STEP", K_LONG, F(culprit_step), 1, 1000, "grid step of the culprit search" },
 	{ "CULPRIT_FLOOR", K_PERCENT, F(culprit_floor), 0.0001, 0.9, "icount: culprits lists changes above this (the repeat spread tests allow); below THRESHOLD they are marked small" },
 	{ "CHECK_BISECT", K_BOOL, F(check_bisect), 0, 0, "nightly check searches the culprit" },
+	{ "CPP_FILTER", K_BOOL, F(cpp_filter), 0, 0, "ccache hashes the preprocessor's output without comments and blank lines (off with CONFIG_DEBUG_INFO)" },
 	{ "SCHED_FEATURES", K_STR, F(feat), 0, 0, "sched features to set in the guest, comma-separated names (e.g. NO_HRTICK,WAKEUP_PREEMPTION)" },
 	{ "QEMU", K_STR, F(qemu), 0, 0, "QEMU binary" },
 	{ "DISTCC_HOSTS", K_STR, F(distcc_hosts), 0, 0, "distcc hosts, distcc's syntax (empty = local builds)" },
@@ -152,6 +154,7 @@ void conf_init(struct conf *c)
 	c->culprit_floor = 0.0005;
 	c->cgroup_depth = 3;
 	c->check_bisect = 1;
+	c->cpp_filter = 1;
 	c->feat = xstrdup("");
 	c->qemu = xstrdup("qemu-system-x86_64");
 	c->distcc_hosts = xstrdup("");

@@ -49,6 +49,7 @@ struct conf {
 	long culprit_step;	/* grid step of the culprit search */
 	double culprit_floor;	/* icount culprits: smallest change listed */
 	int check_bisect;	/* nightly: search culprit on regression */
+	int cpp_filter;		/* ccache through cppfilter (build.c) */
 	char *feat;		/* sched features set in the guest, "" none */
 	char *qemu;		/* qemu binary */
 	char *distcc_hosts;	/* DISTCC_HOSTS, "" = local builds */

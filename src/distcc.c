@@ -1,3 +1,4 @@
+/* distcc: builds through a distcc farm, and where each object was compiled. */
 #include "distcc.h"
 #include "run.h"
 #include "util.h"

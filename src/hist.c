@@ -1,3 +1,4 @@
+/* hist: bisecting a git history through its merges, pure logic. */
 #include "hist.h"
 #include "util.h"
 

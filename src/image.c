@@ -1,3 +1,4 @@
+/* image: the guest initramfs (busybox, tbench, the libraries ldd names), reproducible. */
 #include "image.h"
 #include "run.h"
 #include "util.h"

@@ -1,7 +1,8 @@
+/* main: tbisect's options, configuration and command table. */
 /*
- * tbisect: finds Linux kernel performance regressions by itself.
- * Options, configuration and the command table; the commands are in
- * cmd_*.c and only they (through cmd.h) choose exit statuses.
+ * tbisect finds Linux kernel performance regressions by itself.  The
+ * commands are in cmd_*.c and only they (through cmd.h) choose exit
+ * statuses.
  */
 #include "cmd.h"
 #include "cppfilter.h"

@@ -1,3 +1,4 @@
+/* plot: the gnuplot script, data and pictures of a range or of the nightly history. */
 #include "plot.h"
 #include "run.h"
 #include "stats.h"

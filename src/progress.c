@@ -1,3 +1,4 @@
+/* progress: one line of steps, percent, elapsed and time left for long steps. */
 #include "progress.h"
 #include "util.h"
 

@@ -1,3 +1,4 @@
+/* release: Debian's linux-source releases as a git history. */
 #include "release.h"
 #include "run.h"
 #include "tree.h"

@@ -1,3 +1,4 @@
+/* report: what the last searching command found, saved and formatted for a mail. */
 #include "report.h"
 
 #include <jansson.h>

@@ -1,5 +1,5 @@
 /*
- * report: what the last bisect, culprits or check found, ready to paste
+ * report: what the last bisect, culprits, sweep or check found, ready to paste
  * into a mail to the kernel list (in the manner of the 0-day bot's
  * regression reports) or, with markdown, into an issue tracker.
  *
@@ -25,7 +25,7 @@
 
 /* The report's text fields, in the order they are saved. */
 enum report_field {
-	REPORT_COMMAND,		/* bisect | culprits | check */
+	REPORT_COMMAND,		/* bisect | culprits | sweep | check */
 	REPORT_DATE,		/* UTC, ISO 8601 */
 	REPORT_VERSION,		/* tbisect's */
 	REPORT_SOURCE,		/* "kpatches (DIR)" or the TREE path */

@@ -1,3 +1,4 @@
+/* series: the quilt-style series file of a patch directory. */
 #include "series.h"
 #include "util.h"
 

@@ -1,3 +1,4 @@
+/* stats: the statistics the verdicts use, with GSL. */
 #include "stats.h"
 #include "util.h"
 

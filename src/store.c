@@ -1,3 +1,4 @@
+/* store: the results file, its one field table, the parser and the exports. */
 #include "store.h"
 #include "util.h"
 

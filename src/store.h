@@ -26,8 +26,9 @@
 
 struct store_rec {
 	char key[65];		/* measurement content key */
-	int state;		/* state index (-1 for extra targets) */
-	char *name;		/* patch name or target label */
+	int state;		/* the state's number (-1 for extra targets) */
+	char *name;		/* the state's name (patch name, short commit id)
+				 * or the target's ("6-minus-<commit>") */
 	char *subject;
 	int ok;
 	double mbps;

@@ -1,3 +1,4 @@
+/* util: error reporting, memory, strings, files and hashing for every module. */
 #include "util.h"
 
 #include <ftw.h>

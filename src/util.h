@@ -18,11 +18,12 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Set by the SIGINT/SIGTERM handler (see util_signals_init); long loops and
+/* Set by the SIGINT/SIGTERM/SIGHUP handler (see util_signals_init); long loops and
  * the run-command module poll it and unwind. */
 extern volatile sig_atomic_t util_interrupted;
 
-/* Installs flag-only handlers for SIGINT and SIGTERM. */
+/* Installs flag-only handlers for SIGINT, SIGTERM and SIGHUP, and ignores
+ * SIGPIPE (a closed pipe is a write error, not a death). */
 void util_signals_init(void);
 
 /* Print "tbisect: error: ..." to stderr; always returns -1. */

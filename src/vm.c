@@ -1,3 +1,4 @@
+/* vm: QEMU runs of a kernel and image, and the console parser. */
 #include "vm.h"
 #include "run.h"
 #include "util.h"

@@ -173,12 +173,6 @@ tb -s SMP=2 -s CGROUP_DEPTH=3 measure -n 2 4
 read -r a2 b2 < <(col mbps 2 | sort | tr '\n' ' ')
 check "SMP = 2 under icount: seeded runs repeat exactly ($a $b, then $a2 $b2)" \
   test "$st" = 0 -a -n "$a" -a "$a $b" = "$a2 $b2" -a "$(col key)" = "$k2"
-# One rule for runs per state: a seeded (SMP > 1) sweep takes RUNS_MIN runs
-# of each state, as bisect does, not one.
-tb -s SMP=2 -s CGROUP_DEPTH=3 -s RUNS_MIN=2 sweep 4 5
-n5=$(awk -F'\t' 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next }
-  $c["state"] == 5 && $c["status"] == "ok" && $c["guest_cpus"] == 2 { x++ } END { print x + 0 }' "$W/results.tsv")
-check "SMP = 2 sweep with RUNS_MIN = 2: two seeded runs of state 5 (got $n5, exit $st)" test "$st" = 0 -a "$n5" = 2
 tba results --format jsonl
 check "results export: guest_cpus and cgroup_depth in every JSON line" \
   test "$st" = 0 -a "$(jq -r 'select(.guest_cpus == null or .cgroup_depth == null)' "$T/out" | wc -l)" = 0 -a \
@@ -186,6 +180,12 @@ check "results export: guest_cpus and cgroup_depth in every JSON line" \
 q=$(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([0-9]*\.[0-9]*\).*/\1/p')
 check "results name the QEMU that ran each run ($q)" \
   test -n "$q" -a "$(jq -r 'select(.state == 4 and .guest_cpus == 2) | .qemu' "$T/out" | sort -u)" = "$q"
+# One rule for runs per state: a seeded (SMP > 1) sweep takes RUNS_MIN runs
+# of each state, as bisect does, not one.
+tb -s SMP=2 -s CGROUP_DEPTH=3 -s RUNS_MIN=2 sweep 4 5
+n5=$(awk -F'\t' 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next }
+  $c["state"] == 5 && $c["status"] == "ok" && $c["guest_cpus"] == 2 { x++ } END { print x + 0 }' "$W/results.tsv")
+check "SMP = 2 sweep with RUNS_MIN = 2: at least two seeded runs of state 5 (got $n5, exit $st)" test "$st" = 0 -a "$n5" -ge 2
 printf '#!/bin/sh\necho "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)"\n' >"$T/qemu-7.2"
 chmod +x "$T/qemu-7.2"
 n1=$(nlines)
@@ -270,7 +270,7 @@ check "results export as TSV: the file without its check column" \
   test "$st" = 0 -a -z "$(diff <(cut -f1-20 "$W/results.tsv") "$T/out")"
 
 # --- lock: a second instance refuses.
-( flock -x 9; echo "pid 1, tbisect test-holder" >&9; sleep 20 ) 9>>"$W/lock" &
+( flock -x 9; echo "pid 1, tbisect test-holder" >&9; sleep 20 ) 9>"$W/lock" &
 holder=$!
 sleep 1
 tb measure 4
@@ -417,6 +417,42 @@ check "culprits with an end that cannot be built: exit 2, said (got $st)" \
   test "$st" = 2 -a -n "$(grep "cannot be built or booted" "$T/out")"
 tb -s "PATCHES=$TOP/kpatches" prepare
 check "original series restored" test "$st" = 0
+
+# --- ccache through cppfilter: a comment-only header change compiles
+# nothing, and the kernel is the one a real compile of that tree gives.
+mkdir -p "$T/kp-cmt"
+cp kpatches/0001-*.patch kpatches/0002-*.patch kpatches/0003-*.patch kpatches/0004-*.patch "$T/kp-cmt/"
+( cd "$T/kp-cmt" && ls 000*.patch ) >"$T/kp-cmt/series"
+cat >"$T/kp-cmt/0005-sort-comment.patch" <<'PATCH'
+Subject: [PATCH] sort.h: a comment that moves every line below it (test)
+
+---
+--- a/include/linux/sort.h
++++ b/include/linux/sort.h
+@@ -1,4 +1,8 @@
+ /* SPDX-License-Identifier: GPL-2.0 */
++/*
++ * A comment and a blank line: no object may be compiled for them.
++ */
++
+ #ifndef _LINUX_SORT_H
+ #define _LINUX_SORT_H
+ 
+PATCH
+echo 0005-sort-comment.patch >>"$T/kp-cmt/series"
+tb -s "PATCHES=$T/kp-cmt" build 4 5
+sha5=$(awk -F'\t' '$1 == "5" && $2 == "built" { print $5 }' "$T/out")
+read -r nobj ncomp < <(sed -n 's/.*build: 5 (0005-sort-comment.patch): \([0-9]*\) objects: \([0-9]*\) compiled, .*/\1 \2/p' "$T/out")
+check "cppfilter: a comment in sort.h: ${nobj:-?} objects rebuilt, ${ncomp:-?} compiled, the rest from ccache (exit $st)" \
+  test "$st" = 0 -a -n "$sha5" -a "${nobj:-0}" -ge 1 -a "${ncomp:-1}" = 0
+# The same tree compiled for real: its objects' sources touched, ccache told to recompile.
+k5=$(awk -F'\t' '$1 == "5" { print $3 }' "$T/out"); rm -rf "$(dirname "$k5")"
+touch "$W/linux/include/linux/sort.h"
+CCACHE_RECACHE=1 tb -s "PATCHES=$T/kp-cmt" build 5
+sha5b=$(awk -F'\t' '$1 == "5" && $2 == "built" { print $5 }' "$T/out")
+check "cppfilter: the kernel is byte-identical to a real compile's (SHA-256 ${sha5:0:12}, ${sha5b:0:12})" \
+  test "$st" = 0 -a -n "$sha5" -a "$sha5" = "$sha5b"
+tb -s "PATCHES=$TOP/kpatches" prepare
 
 # --- distcc: a farm of one, distccd on 127.0.0.1, in its own process group.
 dport=""

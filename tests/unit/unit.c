@@ -1610,6 +1610,27 @@ static char *cpp_filtered(const char *text)
 	return sbuf_detach(&out);
 }
 
+/* Whether a and b filter to different texts. */
+static int cpp_differ(const char *a, const char *b)
+{
+	char *fa = cpp_filtered(a), *fb = cpp_filtered(b);
+	int r = strcmp(fa, fb) != 0;
+
+	free(fa);
+	free(fb);
+	return r;
+}
+
+/* Whether in filters to want. */
+static int cpp_is(const char *in, const char *want)
+{
+	char *f = cpp_filtered(in);
+	int r = !strcmp(f, want);
+
+	free(f);
+	return r;
+}
+
 static void test_cppfilter(void)
 {
 	/* gcc -E of a file, then of the same file with comments and blank
@@ -1620,7 +1641,7 @@ static void test_cppfilter(void)
 	const char *b = "# 0 \"k.c\"\n# 0 \"<built-in>\"\n# 1 \"k.c\"\n# 1 \"a.h\" 1\n"
 			"\n\n\n\nint x;\n# 15 \"a.h\"\n\n# 17 \"a.h\" 2\n\n# 9 \"k.c\" 2\n"
 			"  int   y =  2;   \n\n#pragma  GCC diagnostic push\nchar *s = \"a  b\";\n";
-	char *fa = cpp_filtered(a), *fb = cpp_filtered(b), *f;
+	char *fa = cpp_filtered(a), *fb = cpp_filtered(b);
 
 	CHECK(!strcmp(fa, fb));
 	/* Markers keep the file and flags, line numbers are 0, and a resync
@@ -1630,33 +1651,16 @@ static void test_cppfilter(void)
 	/* White space inside a literal is kept, pragmas stay lines. */
 	CHECK(strstr(fa, "\n#pragma GCC diagnostic push\nchar *s = \"a  b\";\n"));
 	free(fb);
-	/* A change of code, of a literal, of a pragma, of a marker's flags or
-	 * of __LINE__'s expansion is seen. */
-	fb = cpp_filtered("# 0 \"k.c\"\nint y = 3;\n");
-	f = cpp_filtered("# 0 \"k.c\"\nint y = 2;\n");
-	CHECK(strcmp(f, fb));
-	free(f), free(fb);
-	fb = cpp_filtered("char *s = \"a b\";\n");
-	f = cpp_filtered("char *s = \"a  b\";\n");
-	CHECK(strcmp(f, fb));
-	free(f), free(fb);
-	fb = cpp_filtered("char c = ' '; int  a;\n");
-	CHECK(!strcmp(fb, "char c = ' '; int a;\n"));
-	free(fb);
-	fb = cpp_filtered("char *e = \"q\\\"  x\";\n");	/* an escaped quote stays inside */
-	CHECK(!strcmp(fb, "char *e = \"q\\\"  x\";\n"));
-	free(fb);
-	fb = cpp_filtered("# 1 \"a.h\" 1\n");
-	f = cpp_filtered("# 1 \"a.h\" 3\n");
-	CHECK(strcmp(f, fb));
-	free(f), free(fb);
+	/* A change of code, of a literal or of a marker's flags is seen. */
+	CHECK(cpp_differ("# 0 \"k.c\"\nint y = 3;\n", "# 0 \"k.c\"\nint y = 2;\n"));
+	CHECK(cpp_differ("char *s = \"a b\";\n", "char *s = \"a  b\";\n"));
+	CHECK(cpp_differ("# 1 \"a.h\" 1\n", "# 1 \"a.h\" 3\n"));
+	CHECK(cpp_is("char c = ' '; int  a;\n", "char c = ' '; int a;\n"));
+	/* An escaped quote stays inside its literal. */
+	CHECK(cpp_is("char *e = \"q\\\"  x\";\n", "char *e = \"q\\\"  x\";\n"));
 	/* #line form, and a marker-like line that is not one, kept as text. */
-	fb = cpp_filtered("#line 7 \"b.h\"\n#define X 1\n# x \"y\"\n");
-	CHECK(!strcmp(fb, "# 0 \"b.h\"\n#define X 1\n# x \"y\"\n"));
-	free(fb);
-	fb = cpp_filtered("no newline at the end");
-	CHECK(!strcmp(fb, "no newline at the end\n"));
-	free(fb);
+	CHECK(cpp_is("#line 7 \"b.h\"\n#define X 1\n# x \"y\"\n", "# 0 \"b.h\"\n#define X 1\n# x \"y\"\n"));
+	CHECK(cpp_is("no newline at the end", "no newline at the end\n"));
 	free(fa);
 }
 
