@@ -14,10 +14,11 @@ PKGS = inih gsl libcrypto jansson
 LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -linih -lgsl -lgslcblas -lcrypto -ljansson) -lcsv -lm
 WARN += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBSRC = src/util.c src/run.c src/conf.c src/series.c src/tree.c src/build.c src/image.c \
-      src/vm.c src/store.c src/lock.c src/stats.c src/bisect.c src/bench.c src/plot.c src/check.c src/hist.c src/release.c src/progress.c src/report.c src/distcc.c src/cppfilter.c
+      src/vm.c src/store.c src/lock.c src/stats.c src/bisect.c src/bench.c src/plot.c src/check.c src/hist.c src/release.c src/progress.c src/report.c src/distcc.c src/cppfilter.c src/profile.c
 # The binary's commands; the unit tests link the modules only, and the
 # simulated backend, a test double, lives with them.
-SRC = $(LIBSRC) src/cmd.c src/cmd_run.c src/cmd_bisect.c src/cmd_check.c src/cmd_release.c
+SRC = $(LIBSRC) src/cmd.c src/cmd_run.c src/cmd_bisect.c src/cmd_check.c src/cmd_release.c \
+      src/cmd_profile.c
 HDR = $(wildcard src/*.h)
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -27,7 +28,12 @@ DEBS = linux-source-6.1 qemu-system-x86 git ccache dbench gnuplot-nox busybox-st
 
 .PHONY: all deps deps-debs deps-qemu bisect test unit unit-asan e2e bench nightly clean fuzz
 
-all: tbisect
+all: tbisect build/tbisect-prof.so
+
+# The QEMU plugin profile loads (not linked into tbisect).
+build/tbisect-prof.so: src/qemu/tbprof.c
+	@mkdir -p build
+	$(CC) -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden -o $@ $<
 
 tbisect: $(SRC) src/main.c $(HDR)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $(SRC) src/main.c $(LIBS)
@@ -85,7 +91,7 @@ deps-qemu: deps-debs
 	echo "deps: qemu-system-x86 $$v is older than 8.1: installing it from bookworm-backports"; \
 	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends -t bookworm-backports qemu-system-x86
 
-bisect: deps tbisect
+bisect: deps tbisect build/tbisect-prof.so
 	./tbisect prepare
 	./tbisect bisect; st=$$?; [ $$st -le 1 ] || [ $$st -eq 3 ] || exit $$st
 	@echo "plot: plots/tbisect.png"
@@ -104,7 +110,7 @@ e2e: tbisect build/tbisect-asan
 	bash tests/run.sh
 
 test: deps
-	$(MAKE) build/unit build/unit-asan tbisect build/tbisect-asan
+	$(MAKE) build/unit build/unit-asan tbisect build/tbisect-asan build/tbisect-prof.so
 	@# The console formatter streams each line (the file one holds a suite back until it ends).
 	prove -v --formatter TAP::Formatter::Console tests/unit.t tests/unit-asan.t tests/e2e.t
 

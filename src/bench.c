@@ -766,3 +766,164 @@ void bench_summary(struct bench *be, FILE *f)
 		fprintf(f, "objects: %ld compiled on distcc hosts, %ld here, %ld from ccache\n",
 			be->build.obj_remote, be->build.obj_local, be->build.obj_cached);
 }
+
+/* WORKDIR/profiles, made when missing; caller frees.  NULL on error. */
+static char *profile_dir(const struct bench *be)
+{
+	char *dir = xasprintf("%s/profiles", be->conf->workdir);
+
+	if (util_mkdir_p(dir) < 0) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+int bench_profile_check(struct bench *be, const char *plugin)
+{
+	const char *argv[] = { be->conf->qemu, "-M", "none", "-display", "none", "-nodefaults",
+			       "-plugin", NULL, NULL };
+	char *dir, *probe = NULL, *arg = NULL, *text = NULL;
+	struct run_cmd cmd;
+	int st, ret = -1;
+
+	if (be->conf->mode != MODE_ICOUNT)
+		return error("profiles count instructions under TCG with QEMU's plugin; wall-clock "
+			     "runs may use KVM, which has none: profile the same kernels with "
+			     "tbisect -s MODE=icount profile ...");
+	if (!util_exists(plugin))
+		return error("no profiling plugin at %s: build it with make", plugin);
+	if (!(dir = profile_dir(be)))
+		return -1;
+	probe = xasprintf("%s/probe", dir);
+	arg = xasprintf("%s,probe=%s", plugin, probe);
+	argv[7] = arg;
+	unlink(probe);
+	run_init(&cmd, argv);
+	cmd.timeout = 30;
+	cmd.stdout_path = "/dev/null";
+	cmd.stderr_null = 1;
+	st = run_exec(&cmd);
+	run_release(&cmd);
+	if (st != 0 || util_read_file(probe, &text, NULL) < 0 || strncmp(text, "api ", 4)) {
+		error("QEMU %s (%s) cannot load the profiling plugin %s (%s): profiles need "
+		      "QEMU 9.0 or later with TCG plugins; make deps installs 10.0 from "
+		      "bookworm-backports", be->conf->qemu, be->qemu.version, plugin,
+		      st ? run_strstatus(st) : "no answer");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(text);
+	free(arg);
+	free(probe);
+	free(dir);
+	return ret;
+}
+
+/* The kernel's text symbols beside it in the cache (`nm -n`), made once:
+ * its path (caller frees), or NULL (reported). */
+static char *kernel_symbols(const char *vmlinux)
+{
+	char *dir = util_dirname(vmlinux), *path = xasprintf("%s/symbols", dir), *out = NULL;
+	const char *argv[] = { "nm", "-n", "--defined-only", vmlinux, NULL };
+
+	free(dir);
+	if (util_exists(path))
+		return path;
+	if (run_capture(argv, NULL, &out) != 0 ||
+	    util_write_file_atomic(path, out, strlen(out)) < 0) {
+		error("nm of %s failed (binutils)", vmlinux);
+		free(path);
+		path = NULL;
+	}
+	free(out);
+	return path;
+}
+
+/* One profiled run of seconds into counts (a file), its MB/s into *mbps
+ * (kept beside it as counts.mbps): 0, 1 when the run failed, -1. */
+static int profiled_run(struct bench *be, const struct build_result *res, long seconds,
+			const char *plugin, const char *counts, double *mbps, double *wall)
+{
+	char *meta = xasprintf("%s.mbps", counts), *text = NULL, *log = NULL, *arg = NULL;
+	struct vm_opts o;
+	struct vm_result r;
+	int ret = -1;
+
+	*wall = 0;
+	if (util_exists(counts) && util_read_file(meta, &text, NULL) == 0 &&
+	    util_parse_double(util_trim(text), mbps) == 0) {
+		ret = 0;
+		goto out;
+	}
+	log = xasprintf("%s.log", counts);
+	arg = xasprintf("%s,out=%s", plugin, counts);
+	unlink(counts);
+	vm_opts_init(&o, be->conf);
+	o.kernel = res->vmlinux;
+	o.initrd = be->image;
+	o.log = log;
+	o.accel = ACCEL_TCG;
+	o.seconds = seconds;
+	o.plugin = arg;
+	if (vm_run(&o, &r) < 0)
+		goto out;
+	*wall = r.wall_s;
+	if (r.status != VM_OK || !util_exists(counts)) {
+		warning("profiled run failed: %s (console log kept: %s)",
+			r.status != VM_OK ? r.reason : "the plugin wrote no counts", log);
+		ret = 1;
+		goto out;
+	}
+	free(text);
+	text = xasprintf("%.4f\n", r.mbps);
+	*mbps = r.mbps;
+	ret = util_write_file_atomic(meta, text, strlen(text)) < 0 ? -1 : 0;
+out:
+	free(arg);
+	free(log);
+	free(text);
+	free(meta);
+	return ret;
+}
+
+int bench_profile(struct bench *be, int i, const char *plugin, struct bench_profile *p)
+{
+	struct build_result res;
+	char *dir = NULL;
+	double mbps[2];
+	int k, r;
+
+	memset(p, 0, sizeof(*p));
+	if ((r = prepare(be, i, &res)) != 0)
+		return r;
+	r = -1;
+	if (!(dir = profile_dir(be)) || !(p->symbols = kernel_symbols(res.vmlinux)))
+		goto out;
+	for (k = 0; k < 2; k++) {
+		long secs = be->conf->seconds * (k + 1);
+
+		p->counts[k] = xasprintf("%s/%.16s-%lds.counts", dir, be->t[i].key, secs);
+		info("profile: %s, %ld s under the plugin", be->t[i].label, secs);
+		if ((r = profiled_run(be, &res, secs, plugin, p->counts[k], &mbps[k], &p->run_s[k])) != 0)
+			goto out;
+		p->ran += p->run_s[k] > 0;
+		p->mb[k] = mbps[k] * (double)secs;
+	}
+	p->mbps = mbps[0];
+out:
+	build_result_release(&res);
+	free(dir);
+	if (r)
+		bench_profile_release(p);
+	return r;
+}
+
+void bench_profile_release(struct bench_profile *p)
+{
+	free(p->counts[0]);
+	free(p->counts[1]);
+	free(p->symbols);
+	memset(p, 0, sizeof(*p));
+}

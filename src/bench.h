@@ -134,6 +134,27 @@ int bench_parallel(const struct bench *be);
 /* The measurement mode in words, e.g. "icount shift=1, TCG". */
 const char *bench_mode(struct bench *be);
 void bench_summary(struct bench *be, FILE *f);
+
+/* A target's profile (profile.h): two runs under QEMU's TCG plugin, of
+ * SECONDS and of 2 x SECONDS of tbench, kept in WORKDIR/profiles under the
+ * target's measurement key, so a second profile runs no VM. */
+struct bench_profile {
+	char *counts[2];	/* the plugin's files, SECONDS and 2 x SECONDS */
+	double mb[2];		/* MB moved in each: MB/s x seconds */
+	double mbps;		/* the SECONDS run's MB/s */
+	char *symbols;		/* `nm -n` of the kernel, beside it in the cache */
+	int ran;		/* VM runs this call made */
+	double run_s[2];	/* their wall seconds (0 when kept) */
+};
+/* Checks that QEMU loads the plugin (a shared object) before anything is
+ * built: 0, or -1 (reported, naming the fix).  Wall-clock mode under KVM
+ * has no plugin: refused with the TCG command that profiles the same
+ * kernels. */
+int bench_profile_check(struct bench *be, const char *plugin);
+/* Profiles target i: 0 with p filled (release it), 1 when the target
+ * cannot be built or booted, -1 on an error or interrupt. */
+int bench_profile(struct bench *be, int i, const char *plugin, struct bench_profile *p);
+void bench_profile_release(struct bench_profile *p);
 void bench_release(struct bench *be);
 
 extern const struct bisect_ops bench_ops;

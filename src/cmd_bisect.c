@@ -306,6 +306,8 @@ int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
 		if (l->culprit >= 0)
 			printf("culprit subject: %s\n", gs.lv.state[l->culprit].subject);
 		printf("mode: %s\n", bench_mode(&gs.be));
+		if (r.status == HIST_FOUND || r.status == HIST_MERGE)
+			cmd_why(x, &gs.be, l->parent, l->culprit, &rep);
 		report_search(x, &gs, &r, &rep);
 		if (r.status != HIST_ABORTED)
 			cmd_draw(x, &gs.be, &gs.lv, 0, gs.lv.n - 1, &c, l->culprit >= 0 ? 1 : 0);
@@ -402,6 +404,22 @@ static void report_culprits(struct cmd_ctx *x, struct bench *be, const struct bi
 	cmd_report_cost(rep, be);	/* be is gone when the report is saved */
 }
 
+/* Why each listed change: its profile against its parent; the report keeps
+ * that of its culprit (the first regression above the threshold). */
+static void why_changes(struct cmd_ctx *x, struct bench *be, const struct bisect *b,
+			struct report *rep)
+{
+	int i, named = 0;
+
+	for (i = 0; i < b->nchg; i++) {
+		const struct bisect_change *c = &b->chg[i];
+		int culprit = !named && c->change < 0 && !c->small;
+
+		named |= culprit;
+		cmd_why(x, be, c->parent, c->state, culprit ? rep : NULL);
+	}
+}
+
 /* A regression at a merge of the first-parent line is searched for inside
  * the merged branch, as bisect does; pair[k] = { parent, merge }. */
 static int culprits_descend(struct cmd_ctx *x, char (*pair)[2][41], int n, struct report *rep)
@@ -474,6 +492,7 @@ int cmd_culprits(struct cmd_ctx *x, int argc, char **argv)
 	if (ret == EXIT_OK) {
 		npair = merges_to_search(x, &be, &b, pair);
 		report_culprits(x, &be, &b, good, bad, &rep);
+		why_changes(x, &be, &b, &rep);
 	}
 	bisect_release(&b);
 	bench_release(&be);

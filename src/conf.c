@@ -28,6 +28,7 @@ static const struct key keys[] = {
 	{ "KCONFIG_BASE", K_STR, F(kconfig_base), 0, 0, "tinyconfig | defconfig | a .config file" },
 	{ "TREE", K_PATH, F(gittree), 0, 0, "kernel git repository to bisect (unset = the patch series)" },
 	{ "IMAGE_INIT", K_PATH, F(image_init), 0, 0, "guest init script" },
+	{ "PROFILE_PLUGIN", K_PATH, F(profile_plugin), 0, 0, "QEMU plugin that counts instructions for profile (built by make)" },
 	{ "PLOT_DIR", K_PATH, F(plot_dir), 0, 0, "where plots go" },
 	{ "BASELINE", K_PATH, F(baseline), 0, 0, "nightly baseline file" },
 	{ "GOOD", K_STR, F(good), 0, 0, "good end of the range" },
@@ -51,6 +52,7 @@ static const struct key keys[] = {
 	{ "CULPRIT_STEP", K_LONG, F(culprit_step), 1, 1000, "grid step of the culprit search" },
 	{ "CULPRIT_FLOOR", K_PERCENT, F(culprit_floor), 0.0001, 0.9, "icount: culprits lists changes above this (the repeat spread tests allow); below THRESHOLD they are marked small" },
 	{ "CHECK_BISECT", K_BOOL, F(check_bisect), 0, 0, "nightly check searches the culprit" },
+	{ "PROFILE", K_BOOL, F(profile), 0, 0, "icount: bisect and culprits profile each culprit against its parent (why it is slower)" },
 	{ "CPP_FILTER", K_BOOL, F(cpp_filter), 0, 0, "ccache hashes the preprocessor's output without comments and blank lines (off with CONFIG_DEBUG_INFO)" },
 	{ "SCHED_FEATURES", K_STR, F(feat), 0, 0, "sched features to set in the guest, comma-separated names (e.g. NO_HRTICK,WAKEUP_PREEMPTION)" },
 	{ "QEMU", K_STR, F(qemu), 0, 0, "QEMU binary" },
@@ -129,6 +131,7 @@ void conf_init(struct conf *c)
 	c->patches = xasprintf("%s/kpatches", home);
 	c->kconfig = xasprintf("%s/kconfig/tbench.config", home);
 	c->image_init = xasprintf("%s/images/init", home);
+	c->profile_plugin = xasprintf("%s/build/tbisect-prof.so", home);
 	c->kconfig_base = xstrdup("tinyconfig");
 	c->plot_dir = xasprintf("%s/plots", home);
 	free(home);
@@ -155,6 +158,7 @@ void conf_init(struct conf *c)
 	c->cgroup_depth = 3;
 	c->check_bisect = 1;
 	c->cpp_filter = 1;
+	c->profile = 1;
 	c->feat = xstrdup("");
 	c->qemu = xstrdup("qemu-system-x86_64");
 	c->distcc_hosts = xstrdup("");

@@ -31,6 +31,7 @@ struct conf {
 	char *kconfig_base;	/* "tinyconfig", "defconfig" or a .config file */
 	char *gittree;		/* TREE: a kernel git repository, NULL = the series */
 	char *image_init;	/* guest init script */
+	char *profile_plugin;	/* PROFILE_PLUGIN: tbprof, for profile */
 	char *plot_dir;
 	char *baseline;		/* nightly baseline file */
 	char *good, *bad;	/* range endpoints: base, index or patch name;
@@ -50,6 +51,7 @@ struct conf {
 	double culprit_floor;	/* icount culprits: smallest change listed */
 	int check_bisect;	/* nightly: search culprit on regression */
 	int cpp_filter;		/* ccache through cppfilter (build.c) */
+	int profile;		/* bisect/culprits profile their culprits */
 	char *feat;		/* sched features set in the guest, "" none */
 	char *qemu;		/* qemu binary */
 	char *distcc_hosts;	/* DISTCC_HOSTS, "" = local builds */

@@ -35,6 +35,8 @@ static void usage(FILE *f)
 	      "  results [--format tsv|csv|jsonl]  print every recorded run\n"
 	      "  plot [GOOD BAD]         draw the regression plot from recorded runs\n"
 	      "  report [--format markdown]  the last bisect, culprits or check, for a mail\n"
+	      "  profile [A B] [--format text|tsv|json]  instructions per MB, function by function\n"
+	      "                          (default: the last culprit and its parent)\n"
 	      "  releases [VERSION...]   Debian's linux-source-6.1 releases as a git tree for TREE\n"
 	      "\n"
 	      "STATE: base, head, an index, or a patch name.  With TREE = a kernel git tree, the\n"
@@ -72,6 +74,7 @@ static const struct command commands[] = {
 	{ "results", cmd_results, 0, 0 },
 	{ "plot", cmd_plot, 1, 1 },
 	{ "report", cmd_report, 0, 0 },
+	{ "profile", cmd_profile, 1, 1 },
 };
 
 static const struct command *find_command(const char *name)

@@ -193,12 +193,87 @@ static int gets_tic(const struct plot *p, int i)
 	return p->n <= PLOT_MAX_TICS || p->row[i].mark != MARK_NONE || i % every == 0;
 }
 
+/* Runs gnuplot on script gp in dir; its warnings go to dir/name.log.  0 or
+ * -1 (reported). */
+static int run_gnuplot(const char *dir, const char *name, const char *gp)
+{
+	const char *argv[] = { "gnuplot", gp, NULL };
+	char *log = xasprintf("%s/%s.log", dir, name);
+	struct run_cmd cmd;
+	int st;
+
+	run_init(&cmd, argv);
+	cmd.cwd = dir;
+	cmd.timeout = 60;
+	/* gnuplot's warnings (e.g. a one-point range) go beside the plot. */
+	cmd.stdout_path = log;
+	cmd.stderr_to_stdout = 1;
+	st = run_exec(&cmd);
+	run_release(&cmd);
+	if (st != 0)
+		error("gnuplot %s failed (%s; see %s); install it with: apt-get install gnuplot-nox",
+		      gp, run_strstatus(st), log);
+	free(log);
+	return st != 0 ? -1 : 0;
+}
+
+int plot_bars(const char *dir, const char *name, const char *title, const char *ylabel,
+	      const char *const *label, const double *v, int n)
+{
+	char *dat = xasprintf("%s/%s.dat", dir, name), *gp = xasprintf("%s/%s.gp", dir, name);
+	char *t = clean(title, 200), *yl = clean(ylabel, 100);
+	struct sbuf sb;
+	int i, k, ret = -1;
+
+	if (util_mkdir_p(dir) < 0)
+		goto out;
+	sbuf_init(&sb);
+	sbuf_addstr(&sb, "# function\tvalue\n");
+	for (i = 0; i < n; i++) {
+		char *l = clean(label[i], 60);
+
+		sbuf_addf(&sb, "%s\t%.3f\n", l, v[i]);
+		free(l);
+	}
+	k = util_write_file_atomic(dat, sb.buf, sb.len);
+	sbuf_release(&sb);
+	if (k < 0)
+		goto out;
+	sbuf_init(&sb);
+	sbuf_addstr(&sb, "# tbisect bar chart; edit and run: gnuplot this-file\n");
+	for (k = 0; k < 2; k++) {
+		sbuf_addf(&sb, "set terminal %s\nset output '%s.%s'\n",
+			  k ? "svg size 1100,600 dynamic font ',10'" : "pngcairo size 1100,600 font ',10'",
+			  name, k ? "svg" : "png");
+		/* Horizontal bars, largest change on top: red adds instructions. */
+		sbuf_addf(&sb, "set title \"%s\" noenhanced\nset xlabel \"%s\" noenhanced\n"
+			       "set datafile separator '\\t'\nset style fill solid 0.8 noborder\n"
+			       "set grid xtics\nunset key\nset lmargin 34\nset yrange [-0.6:%d.4] reverse\n"
+			       "set ytics noenhanced font ',9'\nset xzeroaxis lt -1\n"
+			       "plot '%s.dat' using (0):0:(0):2:($0-0.4):($0+0.4):($2 > 0 ? 0xcc2222 : 0x2255cc):"
+			       "ytic(1) with boxxyerror lc rgb variable\n",
+			  t, yl, n - 1, name);
+	}
+	k = util_write_file_atomic(gp, sb.buf, sb.len);
+	sbuf_release(&sb);
+	if (k < 0 || run_gnuplot(dir, name, gp) < 0)
+		goto out;
+	info("plot: %s/%s.png and .svg", dir, name);
+	ret = 0;
+out:
+	free(yl);
+	free(t);
+	free(dat);
+	free(gp);
+	return ret;
+}
+
 int plot_write(struct plot *p)
 {
 	char *dat = xasprintf("%s/%s.dat", p->dir, p->name);
 	char *gp = xasprintf("%s/%s.gp", p->dir, p->name);
 	struct sbuf sb;
-	int i, ret = -1, st;
+	int i, ret = -1;
 
 	if (util_mkdir_p(p->dir) < 0)
 		goto out;
@@ -226,28 +301,8 @@ int plot_write(struct plot *p)
 		goto out;
 	}
 	sbuf_release(&sb);
-	{
-		const char *argv[] = { "gnuplot", gp, NULL };
-		struct run_cmd cmd;
-
-		char *log = xasprintf("%s/%s.log", p->dir, p->name);
-
-		run_init(&cmd, argv);
-		cmd.cwd = p->dir;
-		cmd.timeout = 60;
-		/* gnuplot's warnings (e.g. a one-point range) go beside the plot. */
-		cmd.stdout_path = log;
-		cmd.stderr_to_stdout = 1;
-		st = run_exec(&cmd);
-		run_release(&cmd);
-		if (st != 0) {
-			error("gnuplot %s failed (%s; see %s); install it with: apt-get install gnuplot-nox",
-			      gp, run_strstatus(st), log);
-			free(log);
-			goto out;
-		}
-		free(log);
-	}
+	if (run_gnuplot(p->dir, p->name, gp) < 0)
+		goto out;
 	info("plot: %s/%s.png and .svg (data %s, script %s)", p->dir, p->name, dat, gp);
 	ret = 0;
 out:

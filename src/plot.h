@@ -56,5 +56,10 @@ struct plot_row *plot_add(struct plot *p, double x, const char *tic, const char 
 /* Writes data and script and runs gnuplot for PNG and SVG.  0 or -1. */
 int plot_write(struct plot *p);
 void plot_release(struct plot *p);
+/* A bar chart of n labelled values, largest on top, red for positive ones
+ * (instructions added), blue for negative: NAME.dat, NAME.gp, NAME.png and
+ * NAME.svg in dir.  0 or -1 (reported). */
+int plot_bars(const char *dir, const char *name, const char *title, const char *ylabel,
+	      const char *const *label, const double *v, int n);
 
 #endif

@@ -67,10 +67,33 @@ void report_add_change(struct report *r, const char *id, const char *subject, do
 	c->change = change;
 }
 
+void report_set_why(struct report *r, const char *what)
+{
+	free(r->why);
+	r->why = xstrdup(what);
+}
+
+void report_add_function(struct report *r, const char *function, double a, double b,
+			 double share)
+{
+	struct report_fn *f;
+
+	r->fn = xrealloc(r->fn, (size_t)(r->nfn + 1) * sizeof(*r->fn));
+	f = &r->fn[r->nfn++];
+	f->function = xstrdup(function);
+	f->a = a;
+	f->b = b;
+	f->share = share;
+}
+
 void report_release(struct report *r)
 {
 	int i;
 
+	for (i = 0; i < r->nfn; i++)
+		free(r->fn[i].function);
+	free(r->fn);
+	free(r->why);
 	for (i = 0; i < REPORT_NFIELDS; i++)
 		free(r->f[i]);
 	for (i = 0; i < r->nchg; i++) {
@@ -102,6 +125,15 @@ int report_save(const struct report *r, const char *path)
 						   c->to, "change", c->change));
 	}
 	json_object_set_new(o, "changes", a);
+	if (r->why) {
+		a = json_array();
+		for (i = 0; i < r->nfn; i++)
+			json_array_append_new(a, json_pack("{s:s, s:f, s:f, s:f}", "function",
+							   r->fn[i].function, "a", r->fn[i].a, "b",
+							   r->fn[i].b, "share", r->fn[i].share));
+		json_object_set_new(o, "why", json_string(r->why));
+		json_object_set_new(o, "functions", a);
+	}
 	text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	json_decref(o);
 	if (!text)
@@ -139,6 +171,16 @@ int report_load(struct report *r, const char *path)
 		report_add_change(r, id, subj, json_number_value(json_object_get(c, "from")),
 				  json_number_value(json_object_get(c, "to")),
 				  json_number_value(json_object_get(c, "change")));
+	}
+	if (json_string_value(json_object_get(o, "why")))
+		report_set_why(r, json_string_value(json_object_get(o, "why")));
+	a = json_object_get(o, "functions");
+	json_array_foreach(a, i, c) {
+		const char *fn = json_string_value(json_object_get(c, "function"));
+
+		report_add_function(r, fn ? fn : "?", json_number_value(json_object_get(c, "a")),
+				    json_number_value(json_object_get(c, "b")),
+				    json_number_value(json_object_get(c, "share")));
 	}
 	json_decref(o);
 	return 0;
@@ -190,6 +232,26 @@ static void format_changes(const struct report *r, int md, struct sbuf *out)
 	}
 }
 
+/* The culprit's largest profile rows. */
+static void format_why(const struct report *r, int md, struct sbuf *out)
+{
+	int i;
+
+	if (!r->why)
+		return;
+	sbuf_addf(out, md ? "\nWhy (%s):\n\n| function | before | after | change | share |\n"
+			    "|---|---:|---:|---:|---:|\n"
+			  : "\nWhy: %s\n    function                             before        after       change   share\n",
+		  r->why);
+	for (i = 0; i < r->nfn; i++) {
+		const struct report_fn *f = &r->fn[i];
+
+		sbuf_addf(out, md ? "| `%s` | %.0f | %.0f | %+.0f | %.1f%% |\n"
+				  : "    %-32s %12.0f %12.0f %+12.0f %6.1f%%\n",
+			  f->function, f->a, f->b, f->b - f->a, 100 * f->share);
+	}
+}
+
 void report_format(const struct report *r, enum report_format fmt, struct sbuf *out)
 {
 	int md = fmt == REPORT_MARKDOWN;
@@ -220,6 +282,7 @@ void report_format(const struct report *r, enum report_format fmt, struct sbuf *
 			sbuf_addf(out, md ? "| %s | %s |\n" : "%-11s %s\n", rows[i].label,
 				  get(r, rows[i].k));
 	format_changes(r, md, out);
+	format_why(r, md, out);
 	sbuf_addf(out, md ? "\nTo reproduce:\n\n```\n%s\n```\n" : "\nTo reproduce:\n\n        %s\n",
 		  get(r, REPORT_REPRODUCE));
 }

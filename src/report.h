@@ -11,6 +11,7 @@
  *	report_init(&r, "bisect");
  *	report_set(&r, REPORT_VERDICT, "first bad commit: ...");   copies
  *	report_add_change(&r, id, subject, from, to, change);
+ *	report_set_why(&r, what); report_add_function(&r, fn, a, b, share);   optional
  *	report_save(&r, path);                 0 or -1 (reported)
  *	report_release(&r);
  *
@@ -50,10 +51,20 @@ struct report_change {
 	double from, to, change;	/* MB/s before and after; relative */
 };
 
+/* Why: a function of the culprit's instruction profile (tbisect profile). */
+struct report_fn {
+	char *function;
+	double a, b;		/* instructions per MB at the parent and the culprit */
+	double share;		/* of the total change, relative */
+};
+
 struct report {
 	char *f[REPORT_NFIELDS];	/* owned; NULL reads as "" */
 	struct report_change *chg;
 	int nchg;
+	char *why;			/* what the functions compare, NULL: none */
+	struct report_fn *fn;
+	int nfn;
 };
 
 void report_init(struct report *r, const char *command);
@@ -62,6 +73,11 @@ void report_setf(struct report *r, enum report_field k, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void report_add_change(struct report *r, const char *id, const char *subject, double from,
 		       double to, double change);
+/* The culprit's profile: what (e.g. "4 (...) -> 5 (...), instructions per
+ * MB") once, then its largest rows. */
+void report_set_why(struct report *r, const char *what);
+void report_add_function(struct report *r, const char *function, double a, double b,
+			 double share);
 int report_save(const struct report *r, const char *path);
 int report_load(struct report *r, const char *path);
 void report_format(const struct report *r, enum report_format fmt, struct sbuf *out);

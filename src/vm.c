@@ -333,6 +333,10 @@ int vm_start(const struct vm_opts *o, struct vm_job *j)
 		j->argv[i++] = "-icount";
 		j->argv[i++] = j->icount;
 	}
+	if (o->plugin) {
+		j->argv[i++] = "-plugin";
+		j->argv[i++] = o->plugin;
+	}
 	j->argv[i] = NULL;
 
 	unlink(o->log);

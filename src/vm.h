@@ -46,6 +46,8 @@ struct vm_opts {
 	const char *feat;
 	double timeout;
 	int probe;		/* boot only, print a probe line and exit */
+	const char *plugin;	/* a TCG plugin and its arguments for -plugin
+				 * ("tbisect-prof.so,out=FILE"), NULL: none */
 };
 
 struct vm_result {

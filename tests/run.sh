@@ -46,6 +46,7 @@ PATCHES = $TOP/kpatches
 KCONFIG = $TOP/kconfig/tbench.config
 IMAGE_INIT = $TOP/images/init
 PLOT_DIR = $T/plots
+PROFILE_PLUGIN = $TOP/build/tbisect-prof.so
 GOOD = 4
 BAD = 6
 CONF
@@ -219,6 +220,10 @@ tb bisect
 check "bisect 4..6 exits 0" test "$st" = 0
 has "first bad state: 5 (0005-sched-enable-hrtick-by-default.patch)" && ok "bisect names the hrtick patch" || { no "bisect names the hrtick patch"; cat "$T/out"; }
 has "rule: deterministic rule" && ok "bisect states its decision rule" || no "bisect states its decision rule"
+why=$(sed -n '/^why: /,/^[^ ]/p' "$T/out" | grep '^  ' | awk '{print $1}' | tr '\n' ' ')
+check "bisect says why: hrtick_start among the culprit's largest profile changes ($why)" \
+  test -n "$(echo " $why" | grep " hrtick_start ")"
+check "the why picture is written (plots/why.png)" test "$(head -c 8 "$T/plots/why.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a"
 check "plot PNG written" test "$(head -c 8 "$T/plots/tbisect.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a"
 check "plot SVG written" grep -q "<svg" "$T/plots/tbisect.svg"
 check "plot data has one row per measured state" test "$(grep -vc '^#' "$T/plots/tbisect.dat")" = 3
@@ -240,6 +245,8 @@ tba report
 check "report names the culprit of the last bisect, its change ($chg%) and the command again" \
   test "$st" = 0 -a -n "$(grep "^first bad: [0-9a-f]\{40\} (0005-sched-enable-hrtick-by-default.patch) sched: enable high-resolution" "$T/out")" \
        -a -n "$(grep -- "$chg% throughput regression" "$T/out")" -a -n "$(grep "tbisect -c $T/test.conf bisect$" "$T/out")"
+check "report: the culprit's profile, hrtick_start among its rows" \
+  test -n "$(grep "^Why: 4 (0004-" "$T/out")" -a -n "$(sed -n '/^Why: /,$p' "$T/out" | grep "^    hrtick_start ")"
 tba report --format markdown
 check "report --format markdown: a heading and a table row for the change ($chg%, from $v4)" \
   test "$st" = 0 -a -n "$(grep "^## tbench: " "$T/out")" -a -n "$(grep "^| $chg% | $v4 " "$T/out")"
@@ -255,6 +262,27 @@ tb bisect
 check "bisect again: resumed, no new runs" test "$st" = 0 -a "$(nlines)" = "$n1" -a -n "$(grep "resumed:" "$T/out")"
 tb bisect 1 4
 check "bisect 1 4 (no regression between them): exit 3, says so" test "$st" = 3 -a -n "$(grep "^no regression" "$T/out")"
+
+# --- profile: where the hrtick patch's instructions go, per MB of tbench.
+tb profile 4 5 --format tsv
+cp "$T/out" "$T/prof45.tsv"
+top=$(awk -F'\t' 'NR > 1 && $1 != "[total]" && $4 > 0 { print $1 }' "$T/prof45.tsv" | head -10 | tr '\n' ' ')
+check "profile 4 5: hrtick_start and hrtimer_start_range_ns among the ten largest increases ($top)" \
+  test "$st" = 0 -a -n "$(echo " $top" | grep " hrtick_start ")" -a -n "$(echo " $top" | grep " hrtimer_start_range_ns ")"
+check "profile 4 5: the rows add up to the total change" \
+  awk -F'\t' 'NR > 1 && $1 != "[total]" { s += $4 } $1 == "[total]" { t = $4 } END { d = s - t; if (d < 0) d = -d; exit !(t != 0 && d <= 1e-6 * (t < 0 ? -t : t) + 0.01) }' "$T/prof45.tsv"
+tb profile 4 5
+pa=$(sed -n 's/^MB\/s under the plugin: \([0-9.]*\) -> \([0-9.]*\)$/\1 \2/p' "$T/out")
+check "profile: the MB/s of the profiled runs equal the unprofiled ones ($pa; $v4 $v5), and no VM ran again" \
+  test "$st" = 0 -a "$pa" = "$v4 $v5" -a -n "$(grep "profile: 0 profiled VM runs" "$T/out")"
+tb profile 1 2 --format tsv
+check "profile 1 2 (byte-identical kernels): zero in every row" \
+  test "$st" = 0 -a "$(awk -F'\t' 'NR > 1' "$T/out" | wc -l)" -ge 1 -a -z "$(awk -F'\t' 'NR > 1 && $4 != 0 && $4 != "0.000"' "$T/out")"
+tb profile 4 5 --format json
+check "profile --format json: rows with function and delta" \
+  test "$st" = 0 -a "$(jq -r '.rows[0] | has("function") and has("delta")' "$T/out")" = true
+tb -s PROFILE_PLUGIN=/nonexistent.so profile 4 5
+check "profile without the plugin: exit 2, says how to build it" test "$st" = 2 -a -n "$(grep "build it with make" "$T/out")"
 
 # --- results export: each format parsed, compared with results.tsv.
 awk -F'\t' 'NR>1{printf "%s %s %.4f\n", $1, $2, $6}' "$W/results.tsv" >"$T/want"

@@ -16,6 +16,7 @@
 #include "cppfilter.h"
 #include "distcc.h"
 #include "image.h"
+#include "profile.h"
 #include "progress.h"
 #include "release.h"
 #include "report.h"
@@ -1482,6 +1483,8 @@ static void test_report(void)
 	report_set(&r, REPORT_REPRODUCE, "tbisect bisect v-good v-bad");
 	report_add_change(&r, "f53cb070684d", "sched/features: do not preempt on wakeup", 118.39,
 			  116.032, -0.0199);
+	report_set_why(&r, "4 (a) -> 5 (b), instructions per MB");
+	report_add_function(&r, "hrtick_start", 100, 2600, 0.25);
 	CHECK(report_save(&r, path) == 0);
 	CHECK(report_load(&l, path) == 0);
 	CHECK(!strcmp(l.f[REPORT_CULPRIT], r.f[REPORT_CULPRIT]) && l.nchg == 1 &&
@@ -1492,6 +1495,10 @@ static void test_report(void)
 	CHECK(strstr(sb.buf, "first bad: f53cb070684dda65a46eca0f4b70b67d9590b391 sched/features"));
 	CHECK(strstr(sb.buf, "  -1.99%       118.390      116.032  f53cb070684d"));
 	CHECK(strstr(sb.buf, "\n        tbisect bisect v-good v-bad\n"));
+	/* The culprit's profile comes back and is shown. */
+	CHECK(l.nfn == 1 && !strcmp(l.fn[0].function, "hrtick_start") && fabs(l.fn[0].b - 2600) < 1e-9);
+	CHECK(strstr(sb.buf, "Why: 4 (a) -> 5 (b), instructions per MB\n") &&
+	      strstr(sb.buf, "hrtick_start                              100         2600        +2500   25.0%"));
 	sbuf_release(&sb);
 	sbuf_init(&sb);
 	report_format(&l, REPORT_MARKDOWN, &sb);
@@ -1597,6 +1604,64 @@ static void test_culprits_ends(void)
 	CHECK(!conf_sched_features_ok("A,,B"));
 }
 
+/* profile: symbols at function boundaries, user space and unknown kernel
+ * addresses as rows of their own, the window (long - short) per MB, and
+ * rows that add up to the totals. */
+static void test_profile(void)
+{
+	const char *nm = "ffffffff81000000 T _text\n"
+			 "ffffffff81000100 t hrtick_start\n"
+			 "ffffffff81000200 D some_data\n"
+			 "ffffffff81000300 W weak_fn\n"
+			 "                 U undefined_sym\n";
+	/* A: 1000 instructions per run in hrtick_start's first byte, 10 at its
+	 * last, 50 in user space, 5 below the first symbol. */
+	const char *a_short = "0000555555554000 50\nffffffff80ffffff 5\nffffffff81000100 1000\n"
+			      "ffffffff810001ff 10\n# total 1065\n";
+	const char *a_long = "0000555555554000 150\nffffffff80ffffff 5\nffffffff81000100 3000\n"
+			     "ffffffff810001ff 10\nffffffff81000300 40\n# total 3205\n";
+	struct profile_syms sy;
+	struct profile_counts c1, c2, bad;
+	struct profile_table t;
+	int i, seen = 0;
+
+	CHECK(profile_syms_parse(&sy, nm) == 0 && sy.n == 3);
+	CHECK(!strcmp(profile_syms_find(&sy, 0xffffffff81000100ull), "hrtick_start"));
+	CHECK(!strcmp(profile_syms_find(&sy, 0xffffffff810002ffull), "hrtick_start"));	/* data symbols are not functions */
+	CHECK(!strcmp(profile_syms_find(&sy, 0xffffffff810000ffull), "_text"));
+	CHECK(!strcmp(profile_syms_find(&sy, 0xffffffff81000300ull), "weak_fn"));
+	CHECK(!strcmp(profile_syms_find(&sy, 0xffffffff80ffffffull), PROFILE_UNKNOWN));
+	CHECK(profile_syms_find(&sy, 0x555555554000ull) == NULL);
+	CHECK(profile_counts_parse(&c1, a_short) == 0 && c1.n == 4 && c1.total == 1065);
+	CHECK(profile_counts_parse(&c2, a_long) == 0 && c2.n == 5);
+	/* A total that is not the sum, and a run cut short (no total), are refused. */
+	CHECK(profile_counts_parse(&bad, "ffffffff81000100 10\n# total 11\n") < 0);
+	profile_counts_release(&bad);
+	CHECK(profile_counts_parse(&bad, "ffffffff81000100 10\n") < 0);
+	profile_counts_release(&bad);
+	CHECK(profile_counts_parse(&bad, "ffffffff81000100 ten\n# total 10\n") < 0);
+	profile_counts_release(&bad);
+	profile_table_init(&t);
+	/* Column A: the window moved 2 MB; column B: the same counts, 1 MB. */
+	CHECK(profile_table_add(&t, 0, &sy, &c2, &c1, 2.0) == 0);
+	CHECK(profile_table_add(&t, 1, &sy, &c2, &c1, 1.0) == 0);
+	CHECK(profile_table_add(&t, 1, &sy, &c2, &c1, 0.0) < 0);
+	profile_table_sort(&t);
+	CHECK(t.n == 3 && !strcmp(t.row[0].function, "hrtick_start"));
+	CHECK(fabs(t.row[0].v[0] - 1000) < 1e-9 && fabs(t.row[0].v[1] - 2000) < 1e-9);
+	for (i = 0; i < t.n; i++)
+		if (!strcmp(t.row[i].function, PROFILE_USER))
+			seen += fabs(t.row[i].v[0] - 50) < 1e-9 && fabs(t.row[i].v[1] - 100) < 1e-9;
+	CHECK(seen == 1);
+	/* Every address is in some row: the rows add up to the totals. */
+	CHECK(fabs(t.total[0] - (3205 - 1065) / 2.0) < 1e-9 && fabs(t.total[1] - (3205 - 1065)) < 1e-9);
+	CHECK(fabs(profile_table_sum(&t) - (t.total[1] - t.total[0])) < 1e-6);
+	profile_table_release(&t);
+	profile_counts_release(&c1);
+	profile_counts_release(&c2);
+	profile_syms_release(&sy);
+}
+
 /* Filters text with a fresh filter; caller frees. */
 static char *cpp_filtered(const char *text)
 {
@@ -1669,6 +1734,7 @@ static const struct {
 	void (*fn)(void);
 } tests[] = {
 	{ "cppfilter: comments and blank lines vanish; code, literals, pragmas, files stay", test_cppfilter },
+	{ "profile: symbols at boundaries, user space and unknown rows, window per MB, rows sum to totals", test_profile },
 	{ "culprits: an end that cannot be measured is said (1); runs per state: one rule; sched feature names", test_culprits_ends },
 	{ "conf: keys, values, errors with their lines, -s overrides", test_conf },
 	{ "series: parse, unsafe names, subjects, missing files", test_series },

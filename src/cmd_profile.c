@@ -1,0 +1,297 @@
+/* cmd_profile: where the instructions go between two states, function by function. */
+#include "cmd.h"
+#include "plot.h"
+#include "profile.h"
+#include "util.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum fmt { FMT_TEXT, FMT_TSV, FMT_JSON };
+
+struct profile_args {
+	const char *spec[2];
+	int nspec;
+	enum fmt fmt;
+	int top;
+};
+
+/* [A B] [--format text|tsv|json] [--top N].  0 or -1 (reported). */
+static int parse_args(int argc, char **argv, struct profile_args *a)
+{
+	int i;
+
+	memset(a, 0, sizeof(*a));
+	a->top = 20;
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+			const char *f = argv[++i];
+
+			if (!strcmp(f, "text"))
+				a->fmt = FMT_TEXT;
+			else if (!strcmp(f, "tsv"))
+				a->fmt = FMT_TSV;
+			else if (!strcmp(f, "json"))
+				a->fmt = FMT_JSON;
+			else
+				return error("profile: --format text, tsv or json, not '%s'", f);
+		} else if (!strcmp(argv[i], "--top") && i + 1 < argc) {
+			if (cmd_parse_count("--top", argv[++i], &a->top) < 0)
+				return -1;
+		} else if (argv[i][0] == '-' || a->nspec == 2) {
+			return error("profile: usage: tbisect profile [A B] [--format text|tsv|json] "
+				     "[--top N]");
+		} else {
+			a->spec[a->nspec++] = argv[i];
+		}
+	}
+	if (a->nspec == 1)
+		return error("profile: name two states, or none (the last culprit and its parent)");
+	return 0;
+}
+
+/* The states to compare: those named, else the culprit of the last report
+ * and the state before it.  0 with idx[] set, or -1 (reported). */
+static int pick_states(struct cmd_ctx *x, const struct profile_args *a, int idx[2])
+{
+	char *path = xasprintf("%s/report.json", x->conf.workdir), id[41];
+	struct report r;
+	int k;
+
+	if (a->nspec == 2) {
+		free(path);
+		for (k = 0; k < 2; k++)
+			if ((idx[k] = cmd_resolve(x, a->spec[k])) < 0)
+				return -1;
+		return 0;
+	}
+	if (report_load(&r, path) < 0) {
+		free(path);
+		return error("profile: no states named and no report of a search to take a culprit from");
+	}
+	free(path);
+	snprintf(id, sizeof(id), "%.40s", r.f[REPORT_CULPRIT] ? r.f[REPORT_CULPRIT] : "");
+	report_release(&r);
+	if (strlen(id) != 40 || (idx[1] = cmd_resolve(x, id)) < 0)
+		return error("profile: the last report names no culprit among the listed states; "
+			     "name two states");
+	if (idx[1] == 0)
+		return error("profile: the culprit is the first listed state: name two states");
+	idx[0] = idx[1] - 1;
+	return 0;
+}
+
+/* Both profiles into t, column k = state idx[k].  0 or -1. */
+static int load_table(struct bench *be, const struct bench_profile *p, struct profile_table *t)
+{
+	int k, ret = 0;
+
+	for (k = 0; k < 2 && !ret; k++) {
+		struct profile_counts c[2] = { { 0 } };
+		struct profile_syms syms = { 0 };
+		char *text[3] = { NULL, NULL, NULL };
+
+		ret = util_read_file(p[k].symbols, &text[0], NULL) < 0 ||
+		      util_read_file(p[k].counts[0], &text[1], NULL) < 0 ||
+		      util_read_file(p[k].counts[1], &text[2], NULL) < 0 ||
+		      profile_syms_parse(&syms, text[0]) < 0 ||
+		      profile_counts_parse(&c[0], text[1]) < 0 ||
+		      profile_counts_parse(&c[1], text[2]) < 0 ||
+		      profile_table_add(t, k, &syms, &c[1], &c[0], p[k].mb[1] - p[k].mb[0]) < 0 ? -1 : 0;
+		profile_syms_release(&syms);
+		profile_counts_release(&c[0]);
+		profile_counts_release(&c[1]);
+		free(text[0]), free(text[1]), free(text[2]);
+	}
+	(void)be;
+	return ret;
+}
+
+static void print_text(struct bench *be, const int idx[2], const struct bench_profile *p,
+		       const struct profile_table *t, int top)
+{
+	double change = t->total[1] - t->total[0], sum = profile_table_sum(t);
+	int i;
+
+	printf("profile: %s -> %s, %s: instructions per MB of tbench in its window (the 2S-second "
+	       "run minus the S-second run)\n", bench_label(be, idx[0]), bench_label(be, idx[1]),
+	       bench_mode(be));
+	printf("MB/s under the plugin: %.3f -> %.3f\n", p[0].mbps, p[1].mbps);
+	printf("total: %.0f -> %.0f instructions/MB, change %+.0f (%+.2f%%)\n", t->total[0],
+	       t->total[1], change, t->total[0] ? 100 * change / t->total[0] : 0);
+	printf("  %-36s %14s %14s %14s %8s\n", "function", "A/MB", "B/MB", "delta", "share");
+	for (i = 0; i < t->n && i < top; i++) {
+		const struct profile_row *r = &t->row[i];
+		double d = r->v[1] - r->v[0];
+
+		printf("  %-36s %14.1f %14.1f %+14.1f %7.1f%%\n", r->function, r->v[0], r->v[1], d,
+		       change ? 100 * d / change : 0);
+	}
+	if (t->n > top)
+		printf("  ... %d more rows (--top N, --format tsv)\n", t->n - top);
+	printf("check: the %d rows add up to %+.1f instructions/MB; the totals differ by %+.1f\n",
+	       t->n, sum, change);
+}
+
+static void print_tsv(const struct profile_table *t)
+{
+	double change = t->total[1] - t->total[0];
+	int i;
+
+	printf("function\ta_per_mb\tb_per_mb\tdelta\tshare\n");
+	for (i = 0; i < t->n; i++) {
+		const struct profile_row *r = &t->row[i];
+
+		printf("%s\t%.3f\t%.3f\t%.3f\t%.6f\n", r->function, r->v[0], r->v[1], r->v[1] - r->v[0],
+		       change ? (r->v[1] - r->v[0]) / change : 0);
+	}
+	printf("[total]\t%.3f\t%.3f\t%.3f\t%.6f\n", t->total[0], t->total[1], change, change ? 1.0 : 0.0);
+}
+
+static int print_json(struct bench *be, const int idx[2], const struct bench_profile *p,
+		      const struct profile_table *t)
+{
+	json_t *o = json_object(), *rows = json_array();
+	double change = t->total[1] - t->total[0];
+	char *s;
+	int i;
+
+	for (i = 0; i < t->n; i++) {
+		const struct profile_row *r = &t->row[i];
+
+		json_array_append_new(rows, json_pack("{s:s, s:f, s:f, s:f}", "function", r->function,
+						      "a_per_mb", r->v[0], "b_per_mb", r->v[1],
+						      "delta", r->v[1] - r->v[0]));
+	}
+	json_object_set_new(o, "a", json_string(bench_label(be, idx[0])));
+	json_object_set_new(o, "b", json_string(bench_label(be, idx[1])));
+	json_object_set_new(o, "mode", json_string(bench_mode(be)));
+	json_object_set_new(o, "a_mbps", json_real(p[0].mbps));
+	json_object_set_new(o, "b_mbps", json_real(p[1].mbps));
+	json_object_set_new(o, "a_total_per_mb", json_real(t->total[0]));
+	json_object_set_new(o, "b_total_per_mb", json_real(t->total[1]));
+	json_object_set_new(o, "delta", json_real(change));
+	json_object_set_new(o, "rows", rows);
+	s = json_dumps(o, JSON_INDENT(1));
+	json_decref(o);
+	if (!s)
+		return error("profile: JSON output failed");
+	puts(s);
+	free(s);
+	return 0;
+}
+
+int cmd_profile_pair(struct cmd_ctx *x, struct bench *be, const int idx[2],
+		     struct bench_profile p[2], struct profile_table *t)
+{
+	int k, r = 0;
+
+	memset(p, 0, 2 * sizeof(*p));
+	profile_table_init(t);
+	for (k = 0; k < 2 && r == 0; k++)
+		r = bench_profile(be, idx[k], x->conf.profile_plugin, &p[k]);
+	if (r == 1)
+		error("profile: %s cannot be built or booted", bench_label(be, idx[k - 1]));
+	if (r == 0 && load_table(be, p, t) < 0)
+		r = -1;
+	if (r == 0)
+		profile_table_sort(t);
+	return r;
+}
+
+#define WHY_ROWS 8
+#define WHY_BARS 15
+
+/* plots/why.png: the culprit's largest rows as bars. */
+static void why_plot(struct cmd_ctx *x, struct bench *be, int culprit, const struct profile_table *t)
+{
+	const char *label[WHY_BARS];
+	double v[WHY_BARS];
+	char *title = xasprintf("why %s is slower: change in instructions per MB of tbench, by function",
+				bench_label(be, culprit));
+	int i;
+
+	for (i = 0; i < t->n && i < WHY_BARS; i++) {
+		label[i] = t->row[i].function;
+		v[i] = t->row[i].v[1] - t->row[i].v[0];
+	}
+	plot_bars(x->conf.plot_dir, "why", title, "instructions per MB, culprit minus parent", label, v, i);
+	free(title);
+}
+
+void cmd_why(struct cmd_ctx *x, struct bench *be, int parent, int culprit, struct report *rep)
+{
+	struct bench_profile p[2];
+	struct profile_table t;
+	int idx[2] = { parent, culprit }, i, r;
+	double change;
+	char *what;
+
+	if (!x->conf.profile || x->conf.mode != MODE_ICOUNT || util_interrupted)
+		return;
+	if (bench_profile_check(be, x->conf.profile_plugin) < 0) {
+		warning("why: no profile of the culprit (PROFILE = no skips it)");
+		return;
+	}
+	r = cmd_profile_pair(x, be, idx, p, &t);
+	if (r == 0) {
+		change = t.total[1] - t.total[0];
+		what = xasprintf("%s -> %s, instructions per MB of tbench: %.0f -> %.0f (%+.2f%%)",
+				 bench_label(be, parent), bench_label(be, culprit), t.total[0],
+				 t.total[1], t.total[0] ? 100 * change / t.total[0] : 0);
+		printf("why: %s; the largest changes:\n", what);
+		if (rep)
+			report_set_why(rep, what);
+		for (i = 0; i < t.n && i < WHY_ROWS; i++) {
+			const struct profile_row *w = &t.row[i];
+			double share = change ? (w->v[1] - w->v[0]) / change : 0;
+
+			printf("  %-36s %+12.0f  %5.1f%%\n", w->function, w->v[1] - w->v[0], 100 * share);
+			if (rep)
+				report_add_function(rep, w->function, w->v[0], w->v[1], share);
+		}
+		if (rep)
+			why_plot(x, be, culprit, &t);
+		free(what);
+	}
+	profile_table_release(&t);
+	bench_profile_release(&p[0]);
+	bench_profile_release(&p[1]);
+}
+
+int cmd_profile(struct cmd_ctx *x, int argc, char **argv)
+{
+	struct bench_profile p[2];
+	struct profile_args a;
+	struct profile_table t;
+	struct bench be;
+	int idx[2], r, ret = EXIT_ERROR;
+
+	if (parse_args(argc, argv, &a) < 0 || cmd_list_states(x) < 0 || pick_states(x, &a, idx) < 0 ||
+	    bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
+		return EXIT_ERROR;
+	if (bench_profile_check(&be, x->conf.profile_plugin) < 0)
+		goto out_be;
+	r = cmd_profile_pair(x, &be, idx, p, &t);
+	if (r == 0) {
+		if (a.fmt == FMT_TSV)
+			print_tsv(&t);
+		else if (a.fmt == FMT_JSON)
+			print_json(&be, idx, p, &t);
+		else
+			print_text(&be, idx, p, &t, a.top);
+		info("profile: %d profiled VM runs, the rest kept from before", p[0].ran + p[1].ran);
+		ret = EXIT_OK;
+	} else {
+		ret = r == 1 ? EXIT_SKIP : EXIT_ERROR;
+	}
+	profile_table_release(&t);
+	bench_profile_release(&p[0]);
+	bench_profile_release(&p[1]);
+out_be:
+	bench_release(&be);
+	return cmd_exit(ret);
+}
