@@ -95,6 +95,13 @@ int cmd_range_or_all(struct cmd_ctx *x, int argc, char **argv, int *good, int *b
 	return 0;
 }
 
+void cmd_small_note(const struct bisect *b, char *buf, size_t n)
+{
+	*buf = '\0';
+	if (bisect_floor(b) < b->p.threshold)
+		snprintf(buf, n, "; 'small': not above the %.2f%% threshold", 100 * b->p.threshold);
+}
+
 char *cmd_state_id(const struct tree_state *s)
 {
 	if (!strncmp(s->name, s->commit, strlen(s->name)))

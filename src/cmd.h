@@ -57,6 +57,9 @@ int cmd_list_states(struct cmd_ctx *x);
 int cmd_resolve(struct cmd_ctx *x, const char *spec);
 /* cmd_range() when argv names the ends, else every listed state. */
 int cmd_range_or_all(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad);
+/* What "small" means when changes are listed from bisect_floor(): "" when
+ * the floor is the threshold, else "; 'small': not above the T% threshold". */
+void cmd_small_note(const struct bisect *b, char *buf, size_t n);
 /* How a report names a state: its commit id, with its name after it when
  * the name says more ("<id> (0005-foo.patch)").  Caller frees. */
 char *cmd_state_id(const struct tree_state *s);

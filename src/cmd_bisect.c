@@ -330,12 +330,10 @@ static void print_changes(struct cmd_ctx *x, struct bench *be, const struct bise
 			  int bad)
 {
 	double floor = bisect_floor(b);
-	char small[64] = "";
+	char small[64];
 	int i;
 
-	if (floor < b->p.threshold)
-		snprintf(small, sizeof(small), "; 'small': not above the %.2f%% threshold",
-			 100 * b->p.threshold);
+	cmd_small_note(b, small, sizeof(small));
 	printf("changes above %.2f%% between %s and %s (%s%s):\n", 100 * floor, bench_label(be, good),
 	       bench_label(be, bad), bench_mode(be), small);
 	if (!b->nchg)

@@ -157,10 +157,12 @@ int cmd_results(struct cmd_ctx *x, int argc, char **argv)
 	return ret;
 }
 
-/* Adjacent measured states whose medians differ by more than the
- * threshold, into *chg (caller frees); their count.  With gaps, states
- * with no runs between two measured ones are passed over (a sweep, where
- * only unusable states have none). */
+/* Adjacent measured states whose medians differ by more than the floor
+ * culprits lists from (bisect_floor(): the threshold, or in icount mode
+ * CULPRIT_FLOOR), those not above the threshold marked small, into *chg
+ * (caller frees); their count.  With gaps, states with no runs between two
+ * measured ones are passed over (a sweep, where only unusable states have
+ * none). */
 static int adjacent_changes(struct bisect *b, int good, int bad, int gaps,
 			    struct bisect_change **chg)
 {
@@ -175,9 +177,10 @@ static int adjacent_changes(struct bisect *b, int good, int bad, int gaps,
 		if (prev >= 0 && (gaps || i - prev == 1)) {
 			pv = bisect_value(b, prev);
 			c = (v - pv) / pv;
-			if (fabs(c) > b->p.threshold) {
+			if (fabs(c) > bisect_floor(b)) {
 				*chg = xrealloc(*chg, (size_t)(n + 1) * sizeof(**chg));
-				(*chg)[n++] = (struct bisect_change){ i, prev, pv, v, c, 0, 0 };
+				(*chg)[n++] = (struct bisect_change){ i, prev, pv, v, c, 0,
+								      fabs(c) <= b->p.threshold };
 			}
 		}
 		prev = i;
@@ -207,14 +210,18 @@ int cmd_plot(struct cmd_ctx *x, int argc, char **argv)
 }
 
 /* The sweep's changes, printed and saved as the report. */
-static void sweep_print(struct cmd_ctx *x, struct bench *be, int good, int bad,
-			const struct bisect_change *chg, int n)
+static void sweep_print(struct cmd_ctx *x, struct bench *be, const struct bisect *b, int good,
+			int bad, const struct bisect_change *chg, int n)
 {
+	double floor = bisect_floor(b);
+	char small[64];
 	struct report r;
 	int i;
 
-	printf("changes above %.2f%% between adjacent measured states (%s):\n",
-	       100 * x->conf.threshold, bench_mode(be));
+	cmd_small_note(b, small, sizeof(small));
+
+	printf("changes above %.2f%% between adjacent measured states (%s%s):\n",
+	       100 * floor, bench_mode(be), small);
 	if (!n)
 		printf("  none\n");
 	cmd_report_init(x, be, &r, "sweep", good, bad);
@@ -224,15 +231,15 @@ static void sweep_print(struct cmd_ctx *x, struct bench *be, int good, int bad,
 		const struct tree_state *s = &x->range.state[c->state];
 		char *id = cmd_state_id(s);
 
-		printf("  %-11s %-24s %+7.2f%%  %.3f -> %.3f MB/s  %s%s\n",
+		printf("  %-11s %-24s %+7.2f%%  %.3f -> %.3f MB/s  %s%s%s\n",
 		       c->change < 0 ? "regression" : "improvement", bench_label(be, c->state),
-		       100 * c->change, c->from, c->to, s->subject,
+		       100 * c->change, c->from, c->to, s->subject, c->small ? "  (small)" : "",
 		       c->state - c->parent > 1 ? "  (after skipped states)" : "");
 		report_add_change(&r, id, s->subject, c->from, c->to, c->change);
 		free(id);
 	}
-	report_setf(&r, REPORT_VERDICT, "sweep of %d states: %d changes above %.2f%%", bad - good + 1,
-		    n, 100 * x->conf.threshold);
+	report_setf(&r, REPORT_VERDICT, "sweep of %d states: %d changes above %.2f%%%s", bad - good + 1,
+		    n, 100 * floor, small);
 	cmd_report_save(x, be, &r);
 }
 
@@ -264,7 +271,7 @@ int cmd_sweep(struct cmd_ctx *x, int argc, char **argv)
 	bench_params(&x->conf, &p);
 	bisect_init(&b, &bench_ops, &be, x->range.n, &p);
 	nchg = adjacent_changes(&b, good, bad, 1, &chg);
-	sweep_print(x, &be, good, bad, chg, nchg);
+	sweep_print(x, &be, &b, good, bad, chg, nchg);
 	cmd_draw(x, &be, &x->range, good, bad, chg, nchg);
 	bisect_release(&b);
 	free(chg);
