@@ -46,12 +46,24 @@ void tree_init_checkout(struct tree *t, const struct conf *c, const char *dir)
 	struct util_hash *h = util_hash_new();
 	char key[65];
 
+	char *wd = realpath(c->workdir, NULL), *slash = strrchr(dir, '/');
+	size_t wl = wd ? strlen(wd) : 0;
+
 	memset(t, 0, sizeof(*t));
 	t->conf = c;
-	/* Laid out as TREE mode's: WORKDIR/git/KEY/build, KEY from the path. */
-	util_hash_addstr(h, dir);
-	util_hash_hex(h, key);
-	t->outname = xasprintf("git/%.16s/build", key);
+	/* A tree at WORKDIR/X/linux builds in WORKDIR/X/build: laid out as the
+	 * series is, ccache's basedir serves it from the same cache.  Anywhere
+	 * else as TREE mode's clones: WORKDIR/git/KEY/build, KEY from the path. */
+	if (wd && !strncmp(dir, wd, wl) && dir[wl] == '/' && slash && slash > dir + wl &&
+	    !strcmp(slash, "/linux")) {
+		t->outname = xasprintf("%.*s/build", (int)(slash - dir - wl - 1), dir + wl + 1);
+		util_hash_free(h);
+	} else {
+		util_hash_addstr(h, dir);
+		util_hash_hex(h, key);
+		t->outname = xasprintf("git/%.16s/build", key);
+	}
+	free(wd);
 	t->dir = xstrdup(dir);
 	t->repo = xstrdup(dir);
 	t->source = xstrdup(dir);

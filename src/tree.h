@@ -72,8 +72,10 @@ struct tree {
 };
 
 void tree_init(struct tree *t, const struct conf *c);
-/* A kernel tree checked out at dir by someone else (`git bisect run`):
- * built in place, never changed; tree_prepare() does nothing. */
+/* A kernel tree checked out at dir (absolute) by someone else (`git bisect
+ * run`): built as it is, never changed; tree_prepare() does nothing.  Its
+ * O= directory is WORKDIR/X/build for a tree at WORKDIR/X/linux (sharing
+ * the series' ccache entries), else WORKDIR/git/KEY/build. */
 void tree_init_checkout(struct tree *t, const struct conf *c, const char *dir);
 /* Extracts and commits the series, or clones the user's tree, as needed.
  * Returns 0 or -1 (reported). */

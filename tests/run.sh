@@ -405,13 +405,18 @@ tb states
 c4=$(git -C "$W/linux" rev-parse "$(awk -F'\t' '$1==4{print $2}' "$T/out")")
 c5=$(git -C "$W/linux" rev-parse "$(awk -F'\t' '$1==5{print $2}' "$T/out")")
 c6=$(git -C "$W/linux" rev-parse "$(awk -F'\t' '$1==6{print $2}' "$T/out")")
-git clone -q --shared "$W/linux" "$T/glinux" && git -C "$T/glinux" checkout -q "$c6"
-( cd "$T/glinux" && git bisect start "$c6" "$c4" >/dev/null 2>&1 && \
+# Cloned to WORKDIR/gbr/linux: it builds in WORKDIR/gbr/build, beside it,
+# and ccache serves it from the series' entries.
+G=$W/gbr/linux
+mkdir -p "$W/gbr" && git clone -q --shared "$W/linux" "$G" && git -C "$G" checkout -q "$c6"
+( cd "$G" && git bisect start "$c6" "$c4" >/dev/null 2>&1 && \
   git bisect run "$BIN" -c "$T/test.conf" git-bisect-run --good-above "$thr" ) >"$T/out" 2>&1
 check "git bisect run + tbisect git-bisect-run names the hrtick commit" test -n "$(grep "^$c5 is the first bad commit" "$T/out")"
-( cd "$T/glinux" && "$BIN" -c "$T/test.conf" git-bisect-run --good-above 1000000 ) >"$T/out" 2>&1; st=$?
+check "git-bisect-run built beside the checkout ($W/gbr/build), from the same ccache" \
+  test -e "$W/gbr/build/vmlinux" -a -n "$(grep -E "from ccache" "$T/out")"
+( cd "$G" && "$BIN" -c "$T/test.conf" git-bisect-run --good-above 1000000 ) >"$T/out" 2>&1; st=$?
 check "git-bisect-run exits 1 (bad) below the threshold" test "$st" = 1
-rm -rf "$T/glinux"
+rm -rf "$W/gbr"
 
 # --- a state that does not compile is skipped with the compiler's error.
 mkdir -p "$T/kp-broken"

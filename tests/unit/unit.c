@@ -25,6 +25,7 @@
 #include "sim.h"
 #include "stats.h"
 #include "store.h"
+#include "tree.h"
 #include "util.h"
 #include "vm.h"
 
@@ -1662,6 +1663,28 @@ static void test_profile(void)
 	profile_syms_release(&sy);
 }
 
+/* git bisect run's tree: beside it when under WORKDIR/X/linux (the series'
+ * layout, so ccache's basedir serves it), else keyed by its path. */
+static void test_checkout_layout(void)
+{
+	struct conf c;
+	struct tree t;
+	char *in;
+
+	conf_init(&c);
+	free(c.workdir);
+	c.workdir = xstrdup(tmpdir);
+	in = xasprintf("%s/gbr/linux", tmpdir);
+	tree_init_checkout(&t, &c, in);
+	CHECK(!strcmp(t.outname, "gbr/build") && !strcmp(t.dir, in) && t.checkout);
+	tree_release(&t);
+	tree_init_checkout(&t, &c, "/home/me/src/linux");
+	CHECK(!strncmp(t.outname, "git/", 4) && strlen(t.outname) == 4 + 16 + 6);
+	tree_release(&t);
+	free(in);
+	conf_release(&c);
+}
+
 /* Filters text with a fresh filter; caller frees. */
 static char *cpp_filtered(const char *text)
 {
@@ -1734,6 +1757,7 @@ static const struct {
 	void (*fn)(void);
 } tests[] = {
 	{ "cppfilter: comments and blank lines vanish; code, literals, pragmas, files stay", test_cppfilter },
+	{ "tree: git bisect run's build directory beside a checkout under WORKDIR, else keyed", test_checkout_layout },
 	{ "profile: symbols at boundaries, user space and unknown rows, window per MB, rows sum to totals", test_profile },
 	{ "culprits: an end that cannot be measured is said (1); runs per state: one rule; sched feature names", test_culprits_ends },
 	{ "conf: keys, values, errors with their lines, -s overrides", test_conf },
