@@ -442,8 +442,9 @@ static int use_cpp_filter(struct build *b)
 	 * tbisect during a build must not pull it from under ccache. */
 	dir = xasprintf("%s/bin", b->conf->workdir);
 	link = xasprintf("%s/%s", dir, CPPFILTER_NAME);
-	self = realpath("/proc/self/exe", NULL);
-	if (self && util_mkdir_p(dir) == 0 && same_file(self, link, &same) == 0 &&
+	/* /proc/self/exe opens even when the file was replaced since. */
+	self = xstrdup("/proc/self/exe");
+	if (util_mkdir_p(dir) == 0 && same_file(self, link, &same) == 0 &&
 	    (same || util_copy_file(self, link, NULL) == 0)) {
 		b->cpp_filter = xasprintf("CCACHE_PREFIX_CPP=%s", link);
 		ret = 0;
