@@ -221,8 +221,8 @@ check "bisect 4..6 exits 0" test "$st" = 0
 has "first bad state: 5 (0005-sched-enable-hrtick-by-default.patch)" && ok "bisect names the hrtick patch" || { no "bisect names the hrtick patch"; cat "$T/out"; }
 has "rule: deterministic rule" && ok "bisect states its decision rule" || no "bisect states its decision rule"
 why=$(sed -n '/^why: /,/^[^ ]/p' "$T/out" | grep '^  ' | awk '{print $1}' | tr '\n' ' ')
-check "bisect says why: hrtick_start among the culprit's largest profile changes ($why)" \
-  test -n "$(echo " $why" | grep " hrtick_start ")"
+check "bisect says why: hrtimer_start_range_ns among the culprit's largest profile changes ($why)" \
+  test -n "$(echo " $why" | grep " hrtimer_start_range_ns ")"
 check "the why picture is written (plots/why.png)" test "$(head -c 8 "$T/plots/why.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a"
 check "plot PNG written" test "$(head -c 8 "$T/plots/tbisect.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a"
 check "plot SVG written" grep -q "<svg" "$T/plots/tbisect.svg"
@@ -245,8 +245,8 @@ tba report
 check "report names the culprit of the last bisect, its change ($chg%) and the command again" \
   test "$st" = 0 -a -n "$(grep "^first bad: [0-9a-f]\{40\} (0005-sched-enable-hrtick-by-default.patch) sched: enable high-resolution" "$T/out")" \
        -a -n "$(grep -- "$chg% throughput regression" "$T/out")" -a -n "$(grep "tbisect -c $T/test.conf bisect$" "$T/out")"
-check "report: the culprit's profile, hrtick_start among its rows" \
-  test -n "$(grep "^Why: 4 (0004-" "$T/out")" -a -n "$(sed -n '/^Why: /,$p' "$T/out" | grep "^    hrtick_start ")"
+check "report: the culprit's profile, hrtimer_start_range_ns among its rows" \
+  test -n "$(grep "^Why: 4 (0004-" "$T/out")" -a -n "$(sed -n '/^Why: /,$p' "$T/out" | grep "^    hrtimer_start_range_ns ")"
 tba report --format markdown
 check "report --format markdown: a heading and a table row for the change ($chg%, from $v4)" \
   test "$st" = 0 -a -n "$(grep "^## tbench: " "$T/out")" -a -n "$(grep "^| $chg% | $v4 " "$T/out")"
