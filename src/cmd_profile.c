@@ -85,7 +85,7 @@ static int pick_states(struct cmd_ctx *x, const struct profile_args *a, int idx[
 }
 
 /* Both profiles into t, column k = state idx[k].  0 or -1. */
-static int load_table(struct bench *be, const struct bench_profile *p, struct profile_table *t)
+static int load_table(const struct bench_profile *p, struct profile_table *t)
 {
 	int k, ret = 0;
 
@@ -106,7 +106,6 @@ static int load_table(struct bench *be, const struct bench_profile *p, struct pr
 		profile_counts_release(&c[1]);
 		free(text[0]), free(text[1]), free(text[2]);
 	}
-	(void)be;
 	return ret;
 }
 
@@ -195,7 +194,7 @@ int cmd_profile_pair(struct cmd_ctx *x, struct bench *be, const int idx[2],
 		r = bench_profile(be, idx[k], x->conf.profile_plugin, &p[k]);
 	if (r == 1)
 		error("profile: %s cannot be built or booted", bench_label(be, idx[k - 1]));
-	if (r == 0 && load_table(be, p, t) < 0)
+	if (r == 0 && load_table(p, t) < 0)
 		r = -1;
 	if (r == 0)
 		profile_table_sort(t);
