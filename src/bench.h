@@ -137,14 +137,21 @@ void bench_summary(struct bench *be, FILE *f);
 
 /* A target's profile (profile.h): two runs under QEMU's TCG plugin, of
  * SECONDS and of 2 x SECONDS of tbench, kept in WORKDIR/profiles under the
- * target's measurement key, so a second profile runs no VM. */
-struct bench_profile {
+ * target's measurement key (with each run's MB/s and tbench operations in
+ * FILE.meta), so a second profile runs no VM. */
+struct bench_profile_pair {
+	long seed;		/* seeded SMP: the runs' seed (as run k of a state), else 0 */
 	char *counts[2];	/* the plugin's files, SECONDS and 2 x SECONDS */
-	double mb[2];		/* MB moved in each: MB/s x seconds */
+	long ops[2];		/* tbench operations each run finished */
 	double mbps;		/* the SECONDS run's MB/s */
-	char *symbols;		/* `nm -n` of the kernel, beside it in the cache */
-	int ran;		/* VM runs this call made */
 	double run_s[2];	/* their wall seconds (0 when kept) */
+};
+struct bench_profile {
+	struct bench_profile_pair *pair;	/* one; seeded SMP: one per seed 1..RUNS */
+	int npair;
+	char *symbols;		/* `nm -n` of the kernel, beside it in the cache */
+	char **programs;	/* the guest's user-space binaries (image_programs) */
+	int ran;		/* VM runs this call made */
 };
 /* Checks that QEMU loads the plugin (a shared object) before anything is
  * built: 0, or -1 (reported, naming the fix).  Wall-clock mode under KVM

@@ -84,29 +84,91 @@ static int pick_states(struct cmd_ctx *x, const struct profile_args *a, int idx[
 	return 0;
 }
 
+/* The guest's programs and libraries, for the user-space rows.  0 or -1. */
+static int load_bins(char **programs, struct profile_bins *b)
+{
+	char **q;
+
+	memset(b, 0, sizeof(*b));
+	for (q = programs; q && *q; q++) {
+		char *data = NULL, *name = strrchr(*q, '/');
+		size_t size;
+
+		if (util_read_file(*q, &data, &size) < 0 ||
+		    profile_bins_add(b, name ? name + 1 : *q, (unsigned char *)data, size) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* One run: its counts and where it mapped the binaries.  0 or -1. */
+static int load_run(const char *path, const struct profile_bins *b, struct profile_counts *c,
+		    struct profile_maps *m)
+{
+	char *text = NULL;
+	int ret = util_read_file(path, &text, NULL) < 0 || profile_counts_parse(c, text) < 0 ||
+		  profile_maps_find(m, b, c) < 0 ? -1 : 0;
+
+	free(text);
+	return ret;
+}
+
 /* Both profiles into t, column k = state idx[k].  0 or -1. */
 static int load_table(const struct bench_profile *p, struct profile_table *t)
 {
-	int k, ret = 0;
+	struct profile_bins bins;
+	int k, ret = load_bins(p[0].programs, &bins);
 
 	for (k = 0; k < 2 && !ret; k++) {
-		struct profile_counts c[2] = { { 0 } };
 		struct profile_syms syms = { 0 };
-		char *text[3] = { NULL, NULL, NULL };
+		char *text = NULL;
+		int n;
 
-		ret = util_read_file(p[k].symbols, &text[0], NULL) < 0 ||
-		      util_read_file(p[k].counts[0], &text[1], NULL) < 0 ||
-		      util_read_file(p[k].counts[1], &text[2], NULL) < 0 ||
-		      profile_syms_parse(&syms, text[0]) < 0 ||
-		      profile_counts_parse(&c[0], text[1]) < 0 ||
-		      profile_counts_parse(&c[1], text[2]) < 0 ||
-		      profile_table_add(t, k, &syms, &c[1], &c[0], p[k].mb[1] - p[k].mb[0]) < 0 ? -1 : 0;
+		ret = util_read_file(p[k].symbols, &text, NULL) < 0 ||
+		      profile_syms_parse(&syms, text) < 0 ? -1 : 0;
+		for (n = 0; n < p[k].npair && !ret; n++) {
+			const struct bench_profile_pair *q = &p[k].pair[n];
+			struct profile_counts c[2] = { { 0 } };
+			struct profile_maps m[2] = { { 0 } };
+
+			ret = load_run(q->counts[0], &bins, &c[0], &m[0]) < 0 ||
+			      load_run(q->counts[1], &bins, &c[1], &m[1]) < 0 ||
+			      profile_table_add(t, k, &syms, &(struct profile_run){ &c[1], &m[1] },
+						&(struct profile_run){ &c[0], &m[0] },
+						(double)(q->ops[1] - q->ops[0])) < 0 ? -1 : 0;
+			profile_counts_release(&c[0]);
+			profile_counts_release(&c[1]);
+			profile_maps_release(&m[0]);
+			profile_maps_release(&m[1]);
+		}
 		profile_syms_release(&syms);
-		profile_counts_release(&c[0]);
-		profile_counts_release(&c[1]);
-		free(text[0]), free(text[1]), free(text[2]);
+		free(text);
 	}
+	profile_bins_release(&bins);
 	return ret;
+}
+
+/* The MB/s of a profile's SECONDS runs ("109.056", or one per seed). */
+static char *profile_mbps(const struct bench_profile *p)
+{
+	struct sbuf sb;
+	int n;
+
+	sbuf_init(&sb);
+	for (n = 0; n < p->npair; n++)
+		sbuf_addf(&sb, "%s%.3f", n ? " " : "", p->pair[n].mbps);
+	return sbuf_detach(&sb);
+}
+
+/* The operations in a profile's windows, over all its seeds. */
+static long profile_ops(const struct bench_profile *p)
+{
+	long ops = 0;
+	int n;
+
+	for (n = 0; n < p->npair; n++)
+		ops += p->pair[n].ops[1] - p->pair[n].ops[0];
+	return ops;
 }
 
 static void print_text(struct bench *be, const int idx[2], const struct bench_profile *p,
@@ -115,23 +177,29 @@ static void print_text(struct bench *be, const int idx[2], const struct bench_pr
 	double change = t->total[1] - t->total[0], sum = profile_table_sum(t);
 	int i;
 
-	printf("profile: %s -> %s, %s: instructions per MB of tbench in its window (the 2S-second "
-	       "run minus the S-second run)\n", bench_label(be, idx[0]), bench_label(be, idx[1]),
-	       bench_mode(be));
-	printf("MB/s under the plugin: %.3f -> %.3f\n", p[0].mbps, p[1].mbps);
-	printf("total: %.0f -> %.0f instructions/MB, change %+.0f (%+.2f%%)\n", t->total[0],
+	printf("profile: %s -> %s, %s: instructions per tbench operation in its window (the "
+	       "2S-second run minus the S-second run)\n", bench_label(be, idx[0]),
+	       bench_label(be, idx[1]), bench_mode(be));
+	char *mbps[2] = { profile_mbps(&p[0]), profile_mbps(&p[1]) };
+
+	printf("MB/s under the plugin: %s -> %s\n", mbps[0], mbps[1]);
+	printf("operations in the window: %ld -> %ld%s\n", profile_ops(&p[0]), profile_ops(&p[1]),
+	       p[0].npair > 1 ? " (summed over the seeds)" : "");
+	free(mbps[0]);
+	free(mbps[1]);
+	printf("total: %.1f -> %.1f instructions/op, change %+.1f (%+.2f%%)\n", t->total[0],
 	       t->total[1], change, t->total[0] ? 100 * change / t->total[0] : 0);
-	printf("  %-36s %14s %14s %14s %8s\n", "function", "A/MB", "B/MB", "delta", "share");
+	printf("  %-36s %12s %12s %12s %8s\n", "function", "A/op", "B/op", "delta", "share");
 	for (i = 0; i < t->n && i < top; i++) {
 		const struct profile_row *r = &t->row[i];
 		double d = r->v[1] - r->v[0];
 
-		printf("  %-36s %14.1f %14.1f %+14.1f %7.1f%%\n", r->function, r->v[0], r->v[1], d,
+		printf("  %-36s %12.2f %12.2f %+12.2f %7.1f%%\n", r->function, r->v[0], r->v[1], d,
 		       change ? 100 * d / change : 0);
 	}
 	if (t->n > top)
 		printf("  ... %d more rows (--top N, --format tsv)\n", t->n - top);
-	printf("check: the %d rows add up to %+.1f instructions/MB; the totals differ by %+.1f\n",
+	printf("check: the %d rows add up to %+.3f instructions/op; the totals differ by %+.3f\n",
 	       t->n, sum, change);
 }
 
@@ -140,7 +208,7 @@ static void print_tsv(const struct profile_table *t)
 	double change = t->total[1] - t->total[0];
 	int i;
 
-	printf("function\ta_per_mb\tb_per_mb\tdelta\tshare\n");
+	printf("function\ta_per_op\tb_per_op\tdelta\tshare\n");
 	for (i = 0; i < t->n; i++) {
 		const struct profile_row *r = &t->row[i];
 
@@ -162,16 +230,18 @@ static int print_json(struct bench *be, const int idx[2], const struct bench_pro
 		const struct profile_row *r = &t->row[i];
 
 		json_array_append_new(rows, json_pack("{s:s, s:f, s:f, s:f}", "function", r->function,
-						      "a_per_mb", r->v[0], "b_per_mb", r->v[1],
+						      "a_per_op", r->v[0], "b_per_op", r->v[1],
 						      "delta", r->v[1] - r->v[0]));
 	}
 	json_object_set_new(o, "a", json_string(bench_label(be, idx[0])));
 	json_object_set_new(o, "b", json_string(bench_label(be, idx[1])));
 	json_object_set_new(o, "mode", json_string(bench_mode(be)));
-	json_object_set_new(o, "a_mbps", json_real(p[0].mbps));
-	json_object_set_new(o, "b_mbps", json_real(p[1].mbps));
-	json_object_set_new(o, "a_total_per_mb", json_real(t->total[0]));
-	json_object_set_new(o, "b_total_per_mb", json_real(t->total[1]));
+	json_object_set_new(o, "a_mbps", json_real(p[0].pair[0].mbps));
+	json_object_set_new(o, "b_mbps", json_real(p[1].pair[0].mbps));
+	json_object_set_new(o, "a_ops", json_integer(profile_ops(&p[0])));
+	json_object_set_new(o, "b_ops", json_integer(profile_ops(&p[1])));
+	json_object_set_new(o, "a_total_per_op", json_real(t->total[0]));
+	json_object_set_new(o, "b_total_per_op", json_real(t->total[1]));
 	json_object_set_new(o, "delta", json_real(change));
 	json_object_set_new(o, "rows", rows);
 	s = json_dumps(o, JSON_INDENT(1));
@@ -209,7 +279,7 @@ static void why_plot(struct cmd_ctx *x, struct bench *be, int culprit, const str
 {
 	const char *label[WHY_BARS];
 	double v[WHY_BARS];
-	char *title = xasprintf("why %s is slower: change in instructions per MB of tbench, by function",
+	char *title = xasprintf("why %s is slower: change in instructions per tbench operation, by function",
 				bench_label(be, culprit));
 	int i;
 
@@ -217,7 +287,7 @@ static void why_plot(struct cmd_ctx *x, struct bench *be, int culprit, const str
 		label[i] = t->row[i].function;
 		v[i] = t->row[i].v[1] - t->row[i].v[0];
 	}
-	plot_bars(x->conf.plot_dir, "why", title, "instructions per MB, culprit minus parent", label, v, i);
+	plot_bars(x->conf.plot_dir, "why", title, "instructions per operation, culprit minus parent", label, v, i);
 	free(title);
 }
 
@@ -238,7 +308,7 @@ void cmd_why(struct cmd_ctx *x, struct bench *be, int parent, int culprit, struc
 	r = cmd_profile_pair(x, be, idx, p, &t);
 	if (r == 0) {
 		change = t.total[1] - t.total[0];
-		what = xasprintf("%s -> %s, instructions per MB of tbench: %.0f -> %.0f (%+.2f%%)",
+		what = xasprintf("%s -> %s, instructions per tbench operation: %.1f -> %.1f (%+.2f%%)",
 				 bench_label(be, parent), bench_label(be, culprit), t.total[0],
 				 t.total[1], t.total[0] ? 100 * change / t.total[0] : 0);
 		printf("why: %s; the largest changes:\n", what);
@@ -248,7 +318,7 @@ void cmd_why(struct cmd_ctx *x, struct bench *be, int parent, int culprit, struc
 			const struct profile_row *w = &t.row[i];
 			double share = change ? (w->v[1] - w->v[0]) / change : 0;
 
-			printf("  %-36s %+12.0f  %5.1f%%\n", w->function, w->v[1] - w->v[0], 100 * share);
+			printf("  %-36s %+12.2f  %5.1f%%\n", w->function, w->v[1] - w->v[0], 100 * share);
 			if (rep)
 				report_add_function(rep, w->function, w->v[0], w->v[1], share);
 		}

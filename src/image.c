@@ -93,6 +93,26 @@ static int collect_libs(char ***out)
 	return 0;
 }
 
+int image_programs(char ***out)
+{
+	char **libs, **all;
+	size_t n = 0, i, k;
+
+	if (collect_libs(&libs) < 0)
+		return -1;
+	for (k = 0; libs[k]; k++)
+		;
+	all = xcalloc(ARRAY_SIZE(fixed_inputs) + k + 1, sizeof(char *));
+	for (i = 0; i < ARRAY_SIZE(fixed_inputs); i++)
+		if (!strncmp(fixed_inputs[i].dst, "bin/", 4))
+			all[n++] = xstrdup(fixed_inputs[i].src);
+	for (i = 0; i < k; i++)
+		all[n++] = libs[i];
+	free(libs);
+	*out = all;
+	return 0;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -18,6 +18,10 @@
 /* Makes sure the image exists; *path (caller frees) and key (65 bytes).
  * Returns 0 or -1 (reported, naming the missing package). */
 int image_build(const struct conf *c, char **path, char *key);
+/* The host paths of the image's programs and libraries (busybox, tbench,
+ * tbench_srv, what ldd names), NULL-terminated (caller frees each and the
+ * array): what runs in the guest's user space.  0 or -1 (reported). */
+int image_programs(char ***out);
 /* Parses ldd output into a NULL-terminated array of absolute library paths
  * (caller frees each and the array).  Exposed for the unit tests. */
 char **image_parse_ldd(const char *text);

@@ -35,7 +35,7 @@ static void usage(FILE *f)
 	      "  results [--format tsv|csv|jsonl]  print every recorded run\n"
 	      "  plot [GOOD BAD]         draw the regression plot from recorded runs\n"
 	      "  report [--format markdown]  the last bisect, culprits or check, for a mail\n"
-	      "  profile [A B] [--format text|tsv|json]  instructions per MB, function by function\n"
+	      "  profile [A B] [--format text|tsv|json]  instructions per operation, function by function\n"
 	      "                          (default: the last culprit and its parent)\n"
 	      "  releases [VERSION...]   Debian's linux-source-6.1 releases as a git tree for TREE\n"
 	      "\n"

@@ -1,7 +1,8 @@
-/* profile: instructions per MB, function by function, from the plugin's counts. */
+/* profile: instructions per operation, function by function, from the plugin's counts. */
 #include "profile.h"
 #include "util.h"
 
+#include <elf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,23 @@ static int parse_hex(const char *s, size_t n, uint64_t *v)
 		if (d < 0)
 			return -1;
 		*v = *v << 4 | (uint64_t)d;
+	}
+	return 0;
+}
+
+/* n hex digits (even, at most 2 x PROFILE_CODE) into code: 0 or -1. */
+static int parse_code(const char *s, size_t n, unsigned char *code, unsigned char *len)
+{
+	uint64_t v;
+	size_t i;
+
+	*len = 0;
+	if (n % 2 || n > 2 * PROFILE_CODE)
+		return -1;
+	for (i = 0; i < n; i += 2) {
+		if (parse_hex(s + i, 2, &v) < 0)
+			return -1;
+		code[(*len)++] = (unsigned char)v;
 	}
 	return 0;
 }
@@ -114,21 +132,31 @@ int profile_counts_parse(struct profile_counts *c, const char *text)
 		} else if (*p != '#' && len) {
 			uint64_t a;
 
+			const char *end = p + len, *code;
+			size_t ncode;
+
 			sp = memchr(p, ' ', len);
-			if (!sp || parse_hex(p, (size_t)(sp - p), &a) < 0 ||
-			    (size_t)(p + len - sp - 1) >= sizeof(num))
-				return error("profile line %d: expected 'ADDR INSNS'", line);
-			memcpy(num, sp + 1, (size_t)(p + len - sp - 1));
-			num[p + len - sp - 1] = '\0';
+			if (!sp || parse_hex(p, (size_t)(sp - p), &a) < 0)
+				return error("profile line %d: expected 'ADDR INSNS [CODE]'", line);
+			code = memchr(sp + 1, ' ', (size_t)(end - sp - 1));
+			ncode = code ? (size_t)(end - code - 1) : 0;
+			if ((size_t)((code ? code : end) - sp - 1) >= sizeof(num))
+				return error("profile line %d: expected 'ADDR INSNS [CODE]'", line);
+			memcpy(num, sp + 1, (size_t)((code ? code : end) - sp - 1));
+			num[(code ? code : end) - sp - 1] = '\0';
 			if (util_parse_long(num, (long *)&v) < 0 || v < 0)
 				return error("profile line %d: bad count '%s'", line, num);
 			if (c->n == alloc) {
 				alloc = alloc ? 2 * alloc : 4096;
 				c->addr = xrealloc(c->addr, (size_t)alloc * sizeof(*c->addr));
 				c->insns = xrealloc(c->insns, (size_t)alloc * sizeof(*c->insns));
+				c->code = xrealloc(c->code, (size_t)alloc * sizeof(*c->code));
+				c->code_len = xrealloc(c->code_len, (size_t)alloc * sizeof(*c->code_len));
 			}
 			if (c->n && a <= c->addr[c->n - 1])
 				return error("profile line %d: addresses out of order", line);
+			if (parse_code(code ? code + 1 : end, ncode, c->code[c->n], &c->code_len[c->n]) < 0)
+				return error("profile line %d: bad code bytes", line);
 			c->addr[c->n] = a;
 			c->insns[c->n++] = (uint64_t)v;
 			sum += (uint64_t)v;
@@ -146,7 +174,199 @@ void profile_counts_release(struct profile_counts *c)
 {
 	free(c->addr);
 	free(c->insns);
+	free(c->code);
+	free(c->code_len);
 	memset(c, 0, sizeof(*c));
+}
+
+int profile_bins_add(struct profile_bins *b, const char *name, unsigned char *data, size_t size)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)data;
+	struct profile_bin *bin;
+	int i;
+
+	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_phentsize != sizeof(Elf64_Phdr) ||
+	    eh->e_phoff > size || eh->e_phnum > (size - eh->e_phoff) / sizeof(Elf64_Phdr)) {
+		free(data);
+		return error("%s: not a 64-bit ELF file", name);
+	}
+	b->bin = xrealloc(b->bin, (size_t)(b->n + 1) * sizeof(*b->bin));
+	bin = &b->bin[b->n++];
+	memset(bin, 0, sizeof(*bin));
+	bin->name = xasprintf("[user] %s", name);
+	bin->data = data;
+	bin->size = size;
+	for (i = 0; i < eh->e_phnum && bin->nseg < PROFILE_SEGS; i++) {
+		const Elf64_Phdr *ph = (const Elf64_Phdr *)(data + eh->e_phoff) + i;
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || ph->p_offset > size ||
+		    ph->p_filesz > size - ph->p_offset)
+			continue;
+		bin->seg[bin->nseg].off = ph->p_offset;
+		bin->seg[bin->nseg].vaddr = ph->p_vaddr;
+		bin->seg[bin->nseg++].len = ph->p_filesz;
+	}
+	return 0;
+}
+
+void profile_bins_release(struct profile_bins *b)
+{
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		free(b->bin[i].name);
+		free(b->bin[i].data);
+	}
+	free(b->bin);
+	memset(b, 0, sizeof(*b));
+}
+
+static const char *profile_maps_name_or_null(const struct profile_maps *m, uint64_t addr);
+
+/* A guess that binary bin is mapped at base, and the blocks backing it. */
+struct vote {
+	int bin;
+	uint64_t base;
+	int n;
+};
+
+/* Each place in bin's code where the block at addr could start (same
+ * offset in its page, same bytes) votes for the base that would put it
+ * there. */
+static void vote_block(const struct profile_bins *b, int bi, uint64_t addr, const unsigned char *code,
+		       size_t len, struct vote **v, int *n)
+{
+	const struct profile_bin *bin = &b->bin[bi];
+	int s, k;
+
+	for (s = 0; s < bin->nseg; s++) {
+		const struct profile_seg *g = &bin->seg[s];
+		uint64_t x = g->off + ((addr - g->off) & (PROFILE_PAGE - 1));
+
+		for (; x + len <= g->off + g->len; x += PROFILE_PAGE) {
+			uint64_t base;
+
+			if (memcmp(bin->data + x, code, len))
+				continue;
+			base = addr - (g->vaddr + (x - g->off));
+			for (k = 0; k < *n && ((*v)[k].bin != bi || (*v)[k].base != base); k++)
+				;
+			if (k == *n) {
+				*v = xrealloc(*v, (size_t)(*n + 1) * sizeof(**v));
+				(*v)[(*n)++] = (struct vote){ bi, base, 0 };
+			}
+			(*v)[k].n++;
+		}
+	}
+}
+
+static int by_lo(const void *a, const void *b)
+{
+	const struct profile_map *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Whether [lo, hi) overlaps a range already in m. */
+static int overlaps(const struct profile_maps *m, uint64_t lo, uint64_t hi)
+{
+	int i;
+
+	for (i = 0; i < m->n; i++)
+		if (lo < m->m[i].hi && m->m[i].lo < hi)
+			return 1;
+	return 0;
+}
+
+/* The best-backed placement of a binary that fits beside those in m, or -1. */
+static int best_vote(const struct profile_maps *m, const struct profile_bins *b,
+		     const struct vote *v, int nv)
+{
+	int k, s, best = -1;
+
+	for (k = 0; k < nv; k++) {
+		const struct profile_bin *bin = &b->bin[v[k].bin];
+
+		if (v[k].n < PROFILE_VOTES_MIN || (best >= 0 && v[k].n <= v[best].n))
+			continue;
+		for (s = 0; s < bin->nseg; s++)
+			if (overlaps(m, v[k].base + bin->seg[s].vaddr,
+				     v[k].base + bin->seg[s].vaddr + bin->seg[s].len))
+				break;
+		if (s == bin->nseg)
+			best = k;
+	}
+	return best;
+}
+
+int profile_maps_find(struct profile_maps *m, const struct profile_bins *b,
+		      const struct profile_counts *c)
+{
+	int i, k, s, best;
+
+	memset(m, 0, sizeof(*m));
+	/* Greedy: the placement most blocks back first; its blocks then vote
+	 * no more, so code that two binaries share (a static busybox holds
+	 * libc's string functions; small programs share PLT stubs) goes to
+	 * the binary the rest of its neighbours place. */
+	for (;;) {
+		struct vote *v = NULL;
+		const struct profile_bin *bin;
+		int nv = 0;
+
+		for (i = 0; i < c->n; i++)
+			if (c->addr[i] < KERNEL_HALF && c->code_len[i] >= PROFILE_CODE_MIN &&
+			    !profile_maps_name_or_null(m, c->addr[i]))
+				for (k = 0; k < b->n; k++)
+					vote_block(b, k, c->addr[i], c->code[i], c->code_len[i], &v, &nv);
+		best = best_vote(m, b, v, nv);
+		if (best < 0) {
+			free(v);
+			break;
+		}
+		bin = &b->bin[v[best].bin];
+		for (s = 0; s < bin->nseg; s++) {
+			m->m = xrealloc(m->m, (size_t)(m->n + 1) * sizeof(*m->m));
+			m->m[m->n].lo = v[best].base + bin->seg[s].vaddr;
+			m->m[m->n].hi = m->m[m->n].lo + bin->seg[s].len;
+			m->m[m->n++].name = bin->name;
+		}
+		qsort(m->m, (size_t)m->n, sizeof(*m->m), by_lo);
+		free(v);
+	}
+	return 0;
+}
+
+/* The name of the range holding addr, or NULL. */
+static const char *profile_maps_name_or_null(const struct profile_maps *m, uint64_t addr)
+{
+	int lo = 0, hi = m->n - 1;
+
+	while (lo <= hi) {	/* ranges sorted by start; the one holding addr */
+		int mid = lo + (hi - lo) / 2;
+
+		if (addr < m->m[mid].lo)
+			hi = mid - 1;
+		else if (addr >= m->m[mid].hi)
+			lo = mid + 1;
+		else
+			return m->m[mid].name;
+	}
+	return NULL;
+}
+
+const char *profile_maps_name(const struct profile_maps *m, uint64_t addr)
+{
+	const char *name = profile_maps_name_or_null(m, addr);
+
+	return name ? name : PROFILE_USER_OTHER;
+}
+
+void profile_maps_release(struct profile_maps *m)
+{
+	free(m->m);
+	memset(m, 0, sizeof(*m));
 }
 
 void profile_table_init(struct profile_table *t)
@@ -154,56 +374,85 @@ void profile_table_init(struct profile_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* The row of function, made when new.  Rows stay unsorted until
- * profile_table_sort(): a linear search, over a few thousand functions. */
-static struct profile_row *row_of(struct profile_table *t, const char *function)
+static uint32_t hash_name(const char *s)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* Rebuilds the index (row numbers + 1, open addressing) at twice the rows. */
+static void index_grow(struct profile_table *t)
 {
 	int i;
 
-	for (i = t->n - 1; i >= 0; i--)
-		if (!strcmp(t->row[i].function, function))
-			return &t->row[i];
+	free(t->index);
+	t->nindex = t->nindex ? 2 * t->nindex : 1024;
+	t->index = xcalloc((size_t)t->nindex, sizeof(*t->index));
+	for (i = 0; i < t->n; i++) {
+		uint32_t h = hash_name(t->row[i].function) & (uint32_t)(t->nindex - 1);
+
+		while (t->index[h])
+			h = (h + 1) & (uint32_t)(t->nindex - 1);
+		t->index[h] = i + 1;
+	}
+}
+
+/* The row of function, made when new. */
+static struct profile_row *row_of(struct profile_table *t, const char *function)
+{
+	uint32_t h;
+
+	if (2 * (t->n + 1) > t->nindex)
+		index_grow(t);
+	for (h = hash_name(function) & (uint32_t)(t->nindex - 1); t->index[h];
+	     h = (h + 1) & (uint32_t)(t->nindex - 1))
+		if (!strcmp(t->row[t->index[h] - 1].function, function))
+			return &t->row[t->index[h] - 1];
 	if (t->n == t->alloc) {
 		t->alloc = t->alloc ? 2 * t->alloc : 256;
 		t->row = xrealloc(t->row, (size_t)t->alloc * sizeof(*t->row));
 	}
 	memset(&t->row[t->n], 0, sizeof(t->row[0]));
 	t->row[t->n].function = xstrdup(function);
+	t->index[h] = t->n + 1;
 	return &t->row[t->n++];
 }
 
-int profile_table_add(struct profile_table *t, int col, const struct profile_syms *syms,
-		      const struct profile_counts *longer, const struct profile_counts *shorter,
-		      double mb)
+/* Adds sign x each address's count to column col of its row. */
+static void add_run(struct profile_table *t, int col, const struct profile_syms *syms,
+		    const struct profile_maps *maps, const struct profile_counts *c, int sign)
 {
-	int i = 0, k = 0;
+	const char *prev = NULL;
+	struct profile_row *r = NULL;
+	int i;
 
-	if (!(mb > 0))
-		return error("profile: the longer run moved no more data than the shorter (%.3f MB)", mb);
-	/* Both lists are sorted by address: one merge. */
-	while (i < longer->n || k < shorter->n) {
-		uint64_t a;
-		double d;
-		const char *fn;
-		struct profile_row *r;
+	for (i = 0; i < c->n; i++) {
+		const char *fn = profile_syms_find(syms, c->addr[i]);
 
-		if (k >= shorter->n || (i < longer->n && longer->addr[i] < shorter->addr[k])) {
-			a = longer->addr[i];
-			d = (double)longer->insns[i++];
-		} else if (i >= longer->n || shorter->addr[k] < longer->addr[i]) {
-			a = shorter->addr[k];
-			d = -(double)shorter->insns[k++];
-		} else {
-			a = longer->addr[i];
-			d = (double)longer->insns[i++] - (double)shorter->insns[k++];
-		}
-		if (d == 0)
-			continue;
-		fn = profile_syms_find(syms, a);
-		r = row_of(t, fn ? fn : PROFILE_USER);
-		r->v[col] += d / mb;
-		t->total[col] += d / mb;
+		if (!fn)
+			fn = maps ? profile_maps_name(maps, c->addr[i]) : PROFILE_USER_OTHER;
+		if (fn != prev)	/* addresses are sorted: runs of one function */
+			r = row_of(t, fn);
+		prev = fn;
+		r->d[col] += sign * (int64_t)c->insns[i];
 	}
+}
+
+int profile_table_add(struct profile_table *t, int col, const struct profile_syms *syms,
+		      const struct profile_run *longer, const struct profile_run *shorter,
+		      double work)
+{
+	if (!(work > 0))
+		return error("profile: the longer run finished no more operations than the shorter "
+			     "(%.0f)", work);
+	if (t->sorted)
+		return error("profile: rows added after sorting");
+	t->work[col] += work;
+	add_run(t, col, syms, longer->maps, longer->counts, 1);
+	add_run(t, col, syms, shorter->maps, shorter->counts, -1);
 	return 0;
 }
 
@@ -219,6 +468,26 @@ static int by_change(const void *a, const void *b)
 
 void profile_table_sort(struct profile_table *t)
 {
+	int64_t sum[2] = { 0, 0 };
+	int i, k, n = 0;
+
+	t->sorted = 1;
+	for (i = 0; i < t->n; i++) {
+		struct profile_row *r = &t->row[i];
+
+		if (!r->d[0] && !r->d[1]) {	/* the same in both runs of both states */
+			free(r->function);
+			continue;
+		}
+		for (k = 0; k < 2; k++) {
+			r->v[k] = t->work[k] > 0 ? (double)r->d[k] / t->work[k] : 0;
+			sum[k] += r->d[k];
+		}
+		t->row[n++] = *r;
+	}
+	t->n = n;
+	for (k = 0; k < 2; k++)
+		t->total[k] = t->work[k] > 0 ? (double)sum[k] / t->work[k] : 0;
 	qsort(t->row, (size_t)t->n, sizeof(*t->row), by_change);
 }
 
@@ -239,5 +508,6 @@ void profile_table_release(struct profile_table *t)
 	for (i = 0; i < t->n; i++)
 		free(t->row[i].function);
 	free(t->row);
+	free(t->index);
 	memset(t, 0, sizeof(*t));
 }

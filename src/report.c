@@ -246,8 +246,8 @@ static void format_why(const struct report *r, int md, struct sbuf *out)
 	for (i = 0; i < r->nfn; i++) {
 		const struct report_fn *f = &r->fn[i];
 
-		sbuf_addf(out, md ? "| `%s` | %.0f | %.0f | %+.0f | %.1f%% |\n"
-				  : "    %-32s %12.0f %12.0f %+12.0f %6.1f%%\n",
+		sbuf_addf(out, md ? "| `%s` | %.2f | %.2f | %+.2f | %.1f%% |\n"
+				  : "    %-32s %12.2f %12.2f %+12.2f %6.1f%%\n",
 			  f->function, f->a, f->b, f->b - f->a, 100 * f->share);
 	}
 }

@@ -54,7 +54,7 @@ struct report_change {
 /* Why: a function of the culprit's instruction profile (tbisect profile). */
 struct report_fn {
 	char *function;
-	double a, b;		/* instructions per MB at the parent and the culprit */
+	double a, b;		/* instructions per tbench operation at the parent and the culprit */
 	double share;		/* of the total change, relative */
 };
 

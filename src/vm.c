@@ -167,6 +167,32 @@ static void parse_guest(const char *text, struct vm_result *r)
 	}
 }
 
+/* tbench's operation table (" Operation  Count  AvgLat  MaxLat", a rule,
+ * then "NAME COUNT AVG MAX" rows up to a blank line): the sum of the counts,
+ * every operation the clients finished in the whole run; -1 without one. */
+static long parse_ops(const char *text)
+{
+	const char *p = find_line(text, " Operation ");
+	long sum = 0, n;
+	int rows = 0;
+
+	if (!p || !(p = strchr(p, '\n')) || !(p = strchr(p + 1, '\n')))
+		return -1;
+	for (p++; *p && *p != '\n' && *p != '\r'; p += *p == '\n') {
+		char line[256], *save = NULL, *name, *count;
+
+		copy_line(line, sizeof(line), p);
+		name = strtok_r(line, " \t", &save);
+		count = name ? strtok_r(NULL, " \t", &save) : NULL;
+		if (!count || util_parse_long(count, &n) < 0 || n < 0)
+			return -1;
+		sum += n;
+		rows++;
+		p += strcspn(p, "\n");
+	}
+	return rows ? sum : -1;
+}
+
 void vm_check_guest(const struct vm_opts *o, struct vm_result *r)
 {
 	if (r->status != VM_OK || o->probe)
@@ -204,6 +230,7 @@ void vm_parse_console(const char *text, int probe, struct vm_result *r)
 	r->mbps = 0;
 	r->reason[0] = '\0';
 	parse_guest(text, r);
+	r->ops = parse_ops(text);
 	for (i = 0; i < ARRAY_SIZE(fatal); i++) {
 		if ((p = strstr(text, fatal[i]))) {
 			r->status = VM_PANIC;

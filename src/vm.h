@@ -53,6 +53,8 @@ struct vm_opts {
 struct vm_result {
 	enum vm_status status;
 	double mbps;
+	long ops;		/* tbench operations the run finished (the sum of
+				 * its operation table), -1 when not printed */
 	double boot_s;		/* QEMU start to the guest's begin marker */
 	double bench_s;		/* begin marker to QEMU exit */
 	double wall_s;
@@ -88,7 +90,7 @@ int vm_finish(struct vm_job *j, struct vm_result *r);
 /* Kills QEMU if still running and frees j. */
 void vm_job_release(struct vm_job *j);
 /* Pure console parser, used by vm_run() and the unit tests: fills
- * status/mbps/reason/kernel_release from the console text. */
+ * status/mbps/ops/reason/kernel_release from the console text. */
 void vm_parse_console(const char *text, int probe, struct vm_result *r);
 /* Pure: a VM_OK run whose guest reported another CPU count than o->smp,
  * or another cgroup depth than o->cgroup_depth, becomes VM_BAD_GUEST with

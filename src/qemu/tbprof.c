@@ -4,7 +4,10 @@
  * (or ,probe=FILE: write the API versions QEMU offers, then exit).  At exit
  * it writes FILE: one line per guest address where a translation block
  * starts, "ADDR INSNS" (hex, decimal), INSNS the instructions executed in
- * blocks starting there, sorted by address, then "# total N".
+ * blocks starting there, sorted by address, then "# total N".  A user-space
+ * block (below the kernel's half) adds "CODE", the hex of its first
+ * instructions' bytes (up to 16), from which tbisect tells the program or
+ * library it belongs to (the guest maps them at random addresses).
  *
  * mode=inline (the default) counts with QEMU's inline per-vCPU add into a
  * scoreboard, no call per block; mode=cb calls a C function per executed
@@ -12,9 +15,11 @@
  *
  * Debian ships neither QEMU's qemu-plugin.h nor its example plugins, so the
  * few declarations of the documented plugin API it uses are written here;
- * they are those of API versions 2 to 5 (QEMU 9.0 to 10.x): the plugin
- * declares version 2, the oldest with per-vCPU inline operations and
- * scoreboards, and QEMU refuses to load it when it no longer offers that.
+ * they are those of API versions 3 to 5 (QEMU 9.1 to 10.x): the plugin
+ * declares version 3, the oldest whose qemu_plugin_insn_data() copies the
+ * bytes into a buffer (version 2's returned a pointer) and that has per-vCPU
+ * inline operations and scoreboards; QEMU refuses to load it when it no
+ * longer offers that.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,6 +42,7 @@ typedef struct {
 	};
 } qemu_info_t;
 struct qemu_plugin_tb;
+struct qemu_plugin_insn;
 struct qemu_plugin_scoreboard;
 typedef struct {
 	struct qemu_plugin_scoreboard *score;
@@ -58,16 +64,23 @@ struct qemu_plugin_scoreboard *qemu_plugin_scoreboard_new(size_t element_size);
 void *qemu_plugin_scoreboard_find(struct qemu_plugin_scoreboard *score, unsigned int vcpu_index);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
+size_t qemu_plugin_insn_data(const struct qemu_plugin_insn *insn, void *dest, size_t len);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
 void qemu_plugin_outs(const char *string);
 
-__attribute__((visibility("default"))) int qemu_plugin_version = 2;
+__attribute__((visibility("default"))) int qemu_plugin_version = 3;
+
+#define KERNEL_HALF 0xffff800000000000ull
+#define CODE 16
 
 /* One translation (a block can be translated again: one record each). */
 struct block {
 	uint64_t vaddr;
 	uint64_t n_insns;
 	uint64_t insns;		/* mode=cb: executed so far */
+	unsigned char code[CODE];	/* user space: the first bytes */
+	unsigned char code_len;
 };
 
 #define CAPACITY (1u << 20)	/* translations counted inline; later ones call back */
@@ -86,6 +99,20 @@ static void on_exec(unsigned int vcpu, void *udata)
 	__atomic_fetch_add(&b->insns, b->n_insns, __ATOMIC_RELAXED);
 }
 
+/* The block's first instructions' bytes, up to CODE. */
+static void code_of(struct qemu_plugin_tb *tb, struct block *b)
+{
+	size_t i, n;
+
+	for (i = 0; i < b->n_insns && b->code_len < CODE; i++) {
+		n = qemu_plugin_insn_data(qemu_plugin_tb_get_insn(tb, i), b->code + b->code_len,
+					  CODE - b->code_len);
+		if (!n)
+			break;
+		b->code_len += (unsigned char)n;
+	}
+}
+
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t i = __atomic_fetch_add(&nblocks, 1, __ATOMIC_RELAXED);
@@ -97,6 +124,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	b = &blocks[i];
 	b->vaddr = qemu_plugin_tb_vaddr(tb);
 	b->n_insns = qemu_plugin_tb_n_insns(tb);
+	if (b->vaddr < KERNEL_HALF)
+		code_of(tb, b);
 	if (inline_mode && i < CAPACITY)
 		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
 			tb, QEMU_PLUGIN_INLINE_ADD_U64,
@@ -141,9 +170,15 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 
 		for (k = i; k < n && blocks[k].vaddr == blocks[i].vaddr; k++)
 			sum += blocks[k].insns;
-		if (sum)
-			fprintf(f, "%016llx %llu\n", (unsigned long long)blocks[i].vaddr,
+		if (sum) {
+			fprintf(f, "%016llx %llu", (unsigned long long)blocks[i].vaddr,
 				(unsigned long long)sum);
+			if (blocks[i].code_len)
+				fputc(' ', f);
+			for (v = 0; v < blocks[i].code_len; v++)
+				fprintf(f, "%02x", blocks[i].code[v]);
+			fputc('\n', f);
+		}
 		total += sum;
 	}
 	fprintf(f, "# total %llu\n# translations %zu%s\n", (unsigned long long)total, nblocks,

@@ -30,6 +30,7 @@
 #include "vm.h"
 
 #include <csv.h>
+#include <elf.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -188,6 +189,16 @@ static void test_console(void)
 			 "TBISECT-RESULT x rc=0 mbps=99.5 clients=2 seconds=3\nTBISECT-END x\n", 0, &r);
 	CHECK(r.status == VM_OK && fabs(r.mbps - 99.5) < 1e-9);
 	CHECK(!strncmp(r.kernel_release, "x 6.1.0", 7));
+	CHECK(r.ops == -1);	/* no operation table */
+	vm_parse_console("TBISECT-BEGIN\r\n Operation      Count    AvgLat    MaxLat\r\n"
+			 " ----------------------------------------\r\n"
+			 " NTCreateX       8859     0.145     0.287\r\n"
+			 " ReadX          13645     0.143     0.279\r\n\r\n"
+			 "Throughput 81.1 MB/sec\r\nTBISECT-RESULT rc=0 mbps=81.1\r\n", 0, &r);
+	CHECK(r.status == VM_OK && r.ops == 8859 + 13645);
+	vm_parse_console("TBISECT-BEGIN\n Operation  Count\n ---\n ReadX 12x 0.1 0.2\n\n"
+			 "TBISECT-RESULT rc=0 mbps=81.1\n", 0, &r);
+	CHECK(r.ops == -1);	/* a count that is not a number */
 	vm_parse_console("TBISECT-BEGIN\n[ 1.0] Kernel panic - not syncing: Attempted to kill init!\n", 0, &r);
 	CHECK(r.status == VM_PANIC && strstr(r.reason, "Kernel panic"));
 	vm_parse_console("TBISECT-BEGIN x\nTBISECT-END x\n", 0, &r);
@@ -1484,7 +1495,7 @@ static void test_report(void)
 	report_set(&r, REPORT_REPRODUCE, "tbisect bisect v-good v-bad");
 	report_add_change(&r, "f53cb070684d", "sched/features: do not preempt on wakeup", 118.39,
 			  116.032, -0.0199);
-	report_set_why(&r, "4 (a) -> 5 (b), instructions per MB");
+	report_set_why(&r, "4 (a) -> 5 (b), instructions per operation");
 	report_add_function(&r, "hrtick_start", 100, 2600, 0.25);
 	CHECK(report_save(&r, path) == 0);
 	CHECK(report_load(&l, path) == 0);
@@ -1498,8 +1509,8 @@ static void test_report(void)
 	CHECK(strstr(sb.buf, "\n        tbisect bisect v-good v-bad\n"));
 	/* The culprit's profile comes back and is shown. */
 	CHECK(l.nfn == 1 && !strcmp(l.fn[0].function, "hrtick_start") && fabs(l.fn[0].b - 2600) < 1e-9);
-	CHECK(strstr(sb.buf, "Why: 4 (a) -> 5 (b), instructions per MB\n") &&
-	      strstr(sb.buf, "hrtick_start                              100         2600        +2500   25.0%"));
+	CHECK(strstr(sb.buf, "Why: 4 (a) -> 5 (b), instructions per operation\n") &&
+	      strstr(sb.buf, "hrtick_start                           100.00      2600.00     +2500.00   25.0%"));
 	sbuf_release(&sb);
 	sbuf_init(&sb);
 	report_format(&l, REPORT_MARKDOWN, &sb);
@@ -1643,17 +1654,23 @@ static void test_profile(void)
 	CHECK(profile_counts_parse(&bad, "ffffffff81000100 ten\n# total 10\n") < 0);
 	profile_counts_release(&bad);
 	profile_table_init(&t);
-	/* Column A: the window moved 2 MB; column B: the same counts, 1 MB. */
-	CHECK(profile_table_add(&t, 0, &sy, &c2, &c1, 2.0) == 0);
-	CHECK(profile_table_add(&t, 1, &sy, &c2, &c1, 1.0) == 0);
-	CHECK(profile_table_add(&t, 1, &sy, &c2, &c1, 0.0) < 0);
+	/* Column A: the window finished 2 operations; column B: the same counts, 1. */
+	CHECK(profile_table_add(&t, 0, &sy, &(struct profile_run){ &c2, NULL },
+				&(struct profile_run){ &c1, NULL }, 2.0) == 0);
+	CHECK(profile_table_add(&t, 1, &sy, &(struct profile_run){ &c2, NULL },
+				&(struct profile_run){ &c1, NULL }, 1.0) == 0);
+	CHECK(profile_table_add(&t, 1, &sy, &(struct profile_run){ &c2, NULL },
+				&(struct profile_run){ &c1, NULL }, 0.0) < 0);
 	profile_table_sort(&t);
+	/* The unknown address counts 5 in both runs: zero, dropped. */
 	CHECK(t.n == 3 && !strcmp(t.row[0].function, "hrtick_start"));
 	CHECK(fabs(t.row[0].v[0] - 1000) < 1e-9 && fabs(t.row[0].v[1] - 2000) < 1e-9);
 	for (i = 0; i < t.n; i++)
-		if (!strcmp(t.row[i].function, PROFILE_USER))
+		if (!strcmp(t.row[i].function, PROFILE_USER_OTHER))
 			seen += fabs(t.row[i].v[0] - 50) < 1e-9 && fabs(t.row[i].v[1] - 100) < 1e-9;
 	CHECK(seen == 1);
+	CHECK(profile_table_add(&t, 0, &sy, &(struct profile_run){ &c2, NULL },
+				&(struct profile_run){ &c1, NULL }, 2.0) < 0);	/* after sorting */
 	/* Every address is in some row: the rows add up to the totals. */
 	CHECK(fabs(t.total[0] - (3205 - 1065) / 2.0) < 1e-9 && fabs(t.total[1] - (3205 - 1065)) < 1e-9);
 	CHECK(fabs(profile_table_sum(&t) - (t.total[1] - t.total[0])) < 1e-6);
@@ -1661,6 +1678,100 @@ static void test_profile(void)
 	profile_counts_release(&c1);
 	profile_counts_release(&c2);
 	profile_syms_release(&sy);
+}
+
+/* A 64-bit ELF file of 3 pages whose second and third pages are one
+ * executable segment (file offset = vaddr = 0x1000) of bytes from seed. */
+static unsigned char *fake_elf(unsigned seed, size_t *size)
+{
+	unsigned char *d = xcalloc(1, 3 * 4096);
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)d;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(d + sizeof(*eh));
+	size_t i;
+
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_phoff = sizeof(*eh);
+	eh->e_phentsize = sizeof(*ph);
+	eh->e_phnum = 2;
+	ph[0].p_type = PT_LOAD;		/* read-only data: not code */
+	ph[0].p_flags = PF_R;
+	ph[0].p_filesz = 0x1000;
+	ph[1].p_type = PT_LOAD;
+	ph[1].p_flags = PF_R | PF_X;
+	ph[1].p_offset = ph[1].p_vaddr = 0x1000;
+	ph[1].p_filesz = 0x2000;
+	for (i = 0x1000; i < 3 * 4096; i++) {
+		seed = seed * 1103515245u + 12345u;
+		d[i] = (unsigned char)(seed >> 16);
+	}
+	*size = 3 * 4096;
+	return d;
+}
+
+/* One counts line for a block at addr whose code is len bytes of data. */
+static void block_line(struct sbuf *sb, uint64_t addr, long insns, const unsigned char *code, int len)
+{
+	int i;
+
+	sbuf_addf(sb, "%016llx %ld ", (unsigned long long)addr, insns);
+	for (i = 0; i < len; i++)
+		sbuf_addf(sb, "%02x", code[i]);
+	sbuf_addstr(sb, "\n");
+}
+
+/* profile: a user block belongs to the binary whose code holds its bytes
+ * at its offset in the page, once enough blocks agree on where that binary
+ * was mapped; other user code is one "unmatched" row. */
+static void test_profile_user(void)
+{
+	const uint64_t libc = 0x7f1234560000ull, prog = 0x555555554000ull;
+	struct profile_bins b = { 0 };
+	struct profile_counts c;
+	struct profile_maps m;
+	unsigned char *lib, *exe, *one, junk[16] = { 0x0f, 0x0b, 0x0f, 0x0b, 0x0f, 0x0b, 0x0f, 0x0b };
+	size_t ls, es, os;
+	struct sbuf sb;
+
+	lib = fake_elf(1, &ls);
+	exe = fake_elf(2, &es);
+	one = fake_elf(3, &os);
+	sbuf_init(&sb);
+	/* The program's blocks first (lower addresses), three of them. */
+	block_line(&sb, prog + 0x1010, 7, exe + 0x1010, 16);
+	block_line(&sb, prog + 0x1800, 7, exe + 0x1800, 12);
+	block_line(&sb, prog + 0x2100, 7, exe + 0x2100, 16);
+	block_line(&sb, prog + 0x2104, 7, exe + 0x2104, 3);	/* too short to vote */
+	/* One block of the third binary: not enough to place it. */
+	block_line(&sb, 0x600000001200ull, 5, one + 0x1200, 16);
+	block_line(&sb, libc + 0x1000, 11, lib + 0x1000, 16);
+	block_line(&sb, libc + 0x1ff0, 11, lib + 0x1ff0, 16);
+	block_line(&sb, libc + 0x2abc, 11, lib + 0x2abc, 9);
+	block_line(&sb, 0x7ffff7fc1000ull, 3, junk, 8);		/* the vDSO: in no file */
+	sbuf_addstr(&sb, "ffffffff81000000 100\n# total 169\n");
+	CHECK(profile_bins_add(&b, "libc.so.6", lib, ls) == 0);
+	CHECK(profile_bins_add(&b, "tbench", exe, es) == 0);
+	CHECK(profile_bins_add(&b, "rare", one, os) == 0);
+	CHECK(profile_bins_add(&b, "text", (unsigned char *)xstrdup("not elf"), 8) < 0 && b.n == 3);
+	CHECK(profile_counts_parse(&c, sb.buf) == 0 && c.n == 10 && c.code_len[0] == 16 &&
+	      c.code_len[9] == 0);
+	CHECK(profile_maps_find(&m, &b, &c) == 0);
+	CHECK(!strcmp(profile_maps_name(&m, prog + 0x1010), "[user] tbench"));
+	CHECK(!strcmp(profile_maps_name(&m, prog + 0x2104), "[user] tbench"));
+	CHECK(!strcmp(profile_maps_name(&m, prog + 0x2fff), "[user] tbench"));
+	CHECK(!strcmp(profile_maps_name(&m, prog + 0x3000), PROFILE_USER_OTHER));	/* past its code */
+	CHECK(!strcmp(profile_maps_name(&m, prog + 0x0fff), PROFILE_USER_OTHER));	/* its data page */
+	CHECK(!strcmp(profile_maps_name(&m, libc + 0x2abc), "[user] libc.so.6"));
+	CHECK(!strcmp(profile_maps_name(&m, 0x600000001200ull), PROFILE_USER_OTHER));
+	CHECK(!strcmp(profile_maps_name(&m, 0x7ffff7fc1000ull), PROFILE_USER_OTHER));
+	profile_counts_release(&c);
+	CHECK(profile_counts_parse(&c, "0000555555554000 1 0g\n# total 1\n") < 0);	/* not hex */
+	profile_counts_release(&c);
+	CHECK(profile_counts_parse(&c, "0000555555554000 1 abc\n# total 1\n") < 0);	/* odd digits */
+	profile_counts_release(&c);
+	profile_maps_release(&m);
+	profile_bins_release(&b);
+	sbuf_release(&sb);
 }
 
 /* git bisect run's tree: beside it when under WORKDIR/X/linux (the series'
@@ -1758,7 +1869,8 @@ static const struct {
 } tests[] = {
 	{ "cppfilter: comments and blank lines vanish; code, literals, pragmas, files stay", test_cppfilter },
 	{ "tree: git bisect run's build directory beside a checkout under WORKDIR, else keyed", test_checkout_layout },
-	{ "profile: symbols at boundaries, user space and unknown rows, window per MB, rows sum to totals", test_profile },
+	{ "profile: symbols at boundaries, user space and unknown rows, window per operation, rows sum to totals", test_profile },
+	{ "profile: user blocks resolve to the binary holding their code, the rest is unmatched", test_profile_user },
 	{ "culprits: an end that cannot be measured is said (1); runs per state: one rule; sched feature names", test_culprits_ends },
 	{ "conf: keys, values, errors with their lines, -s overrides", test_conf },
 	{ "series: parse, unsafe names, subjects, missing files", test_series },
