@@ -331,6 +331,23 @@ void cmd_why(struct cmd_ctx *x, struct bench *be, int parent, int culprit, struc
 	bench_profile_release(&p[1]);
 }
 
+/* How many profiled runs this call made, and their wall seconds. */
+static void report_runs(const struct bench_profile p[2])
+{
+	struct sbuf sb;
+	int k, n, r;
+
+	sbuf_init(&sb);
+	for (k = 0; k < 2; k++)
+		for (n = 0; n < p[k].npair; n++)
+			for (r = 0; r < 2; r++)
+				if (p[k].pair[n].run_s[r] > 0)
+					sbuf_addf(&sb, " %.1f", p[k].pair[n].run_s[r]);
+	info("profile: %d profiled VM runs%s%s%s, the rest kept from before", p[0].ran + p[1].ran,
+	     sb.len ? " (wall s:" : "", sb.buf, sb.len ? ")" : "");
+	sbuf_release(&sb);
+}
+
 int cmd_profile(struct cmd_ctx *x, int argc, char **argv)
 {
 	struct bench_profile p[2];
@@ -352,7 +369,7 @@ int cmd_profile(struct cmd_ctx *x, int argc, char **argv)
 			print_json(&be, idx, p, &t);
 		else
 			print_text(&be, idx, p, &t, a.top);
-		info("profile: %d profiled VM runs, the rest kept from before", p[0].ran + p[1].ran);
+		report_runs(p);
 		ret = EXIT_OK;
 	} else {
 		ret = r == 1 ? EXIT_SKIP : EXIT_ERROR;
