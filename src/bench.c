@@ -552,11 +552,23 @@ static void slot_release(struct slot *s)
 }
 
 /* Waits for the run in slot s, records it and frees the slot.  0 or -1. */
+/* "; guest log: 3 kernel errors/warnings, the first: ..." or "". */
+static const char *health_note(const struct vm_result *r, char *buf, size_t size)
+{
+	if (r->kerrors > 0)
+		snprintf(buf, size, "; kernel log: %ld error%s or warning%s, the first: %s", r->kerrors,
+			 r->kerrors == 1 ? "" : "s", r->kerrors == 1 ? "" : "s", r->kerror);
+	else
+		snprintf(buf, size, "%s", r->kerrors == 0 ? "; kernel log clean" : "");
+	return buf;
+}
+
 static int finish_run(struct bench *be, struct slot *s)
 {
 	struct bench_target *t = &be->t[s->i];
 	struct store_rec rec;
 	struct vm_result r;
+	char hn[256];
 	int ret = -1;
 
 	if (vm_finish(&s->job, &r) < 0) {
@@ -588,6 +600,8 @@ static int finish_run(struct bench *be, struct slot *s)
 	rec.guest_cpus = r.guest_cpus;
 	rec.cgroup_depth = r.cgroup_depth;
 	rec.qemu = be->qemu.version;
+	rec.kerrors = r.kerrors;
+	rec.kerror = r.kerror[0] ? r.kerror : "-";
 	s->i = -1;	/* job released by vm_finish */
 	if (store_append(&be->store, &rec) < 0)
 		goto out;
@@ -597,8 +611,8 @@ static int finish_run(struct bench *be, struct slot *s)
 		goto out;
 	}
 	if (r.status == VM_OK)
-		info("run: %s: %.3f MB/s (%s; boot %.1f s, tbench %.1f s)", t->label, r.mbps,
-		     bench_mode(be), r.boot_s, r.bench_s);
+		info("run: %s: %.3f MB/s (%s; boot %.1f s, tbench %.1f s)%s", t->label, r.mbps,
+		     bench_mode(be), r.boot_s, r.bench_s, health_note(&r, hn, sizeof(hn)));
 	else
 		warning("run of %s failed: %s: %s (console log kept: %s)", t->label,
 			vm_status_name(r.status), r.reason, s->log);
@@ -606,6 +620,22 @@ static int finish_run(struct bench *be, struct slot *s)
 out:
 	slot_release(s);
 	return ret;
+}
+
+int bench_health(const struct bench *be, int i, long *kerrors, const char **first)
+{
+	int k;
+
+	for (k = be->store.n - 1; k >= 0; k--) {
+		const struct store_rec *r = &be->store.rec[k];
+
+		if (r->ok && r->kerrors >= 0 && !strcmp(r->key, be->t[i].key)) {
+			*kerrors = r->kerrors;
+			*first = r->kerror;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 int bench_measure(struct bench *be, int i)

@@ -131,6 +131,10 @@ int bench_gather(struct bench *be, int i, const double **v);
 /* VMs run at once: VMS (0 = cores) in icount mode, whose figures do not
  * depend on host load; always 1 in wall-clock mode. */
 int bench_parallel(const struct bench *be);
+/* The guest's health in target i's last successful run that read the
+ * kernel log: its kernel errors and warnings (store_rec.kerrors) and the
+ * first (borrowed from the store).  0, or -1 when no such run is recorded. */
+int bench_health(const struct bench *be, int i, long *kerrors, const char **first);
 /* The measurement mode in words, e.g. "icount shift=1, TCG". */
 const char *bench_mode(struct bench *be);
 void bench_summary(struct bench *be, FILE *f);

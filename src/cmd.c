@@ -95,6 +95,39 @@ int cmd_range_or_all(struct cmd_ctx *x, int argc, char **argv, int *good, int *b
 	return 0;
 }
 
+void cmd_health_note(const struct bench *be, int parent, int state, char *buf, size_t n)
+{
+	const char *first, *pfirst;
+	long e, pe;
+
+	*buf = '\0';
+	if (bench_health(be, state, &e, &first) == 0 && bench_health(be, parent, &pe, &pfirst) == 0 &&
+	    e > pe)
+		snprintf(buf, n, "  (kernel log: %ld errors or warnings, its parent %ld: %s)", e, pe,
+			 first);
+}
+
+void cmd_report_health(struct report *r, const struct bench *be, int good, int bad)
+{
+	const char *f[2];
+	long e[2];
+	int k, idx[2] = { good, bad };
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	for (k = 0; k < 2; k++) {
+		if (bench_health(be, idx[k], &e[k], &f[k]) < 0)
+			sbuf_addf(&sb, "%s%s: kernel log not read", k ? "; " : "", k ? "BAD" : "GOOD");
+		else if (e[k] == 0)
+			sbuf_addf(&sb, "%s%s: kernel log clean", k ? "; " : "", k ? "BAD" : "GOOD");
+		else
+			sbuf_addf(&sb, "%s%s: %ld kernel errors or warnings, the first: %s", k ? "; " : "",
+				  k ? "BAD" : "GOOD", e[k], f[k]);
+	}
+	report_set(r, REPORT_HEALTH, sb.buf);
+	sbuf_release(&sb);
+}
+
 void cmd_small_note(const struct bisect *b, char *buf, size_t n)
 {
 	*buf = '\0';

@@ -59,6 +59,12 @@ int cmd_resolve(struct cmd_ctx *x, const char *spec);
 int cmd_range_or_all(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad);
 /* What "small" means when changes are listed from bisect_floor(): "" when
  * the floor is the threshold, else "; 'small': not above the T% threshold". */
+/* "  (kernel log: 3 errors or warnings, its parent 0: FIRST)" when state's
+ * guest logged more kernel errors or warnings than parent's, else "": the
+ * one rule culprits, sweep and bisect flag a change of guest health by. */
+void cmd_health_note(const struct bench *be, int parent, int state, char *buf, size_t n);
+/* Sets the report's guest line from the kernel logs of good and bad. */
+void cmd_report_health(struct report *r, const struct bench *be, int good, int bad);
 void cmd_small_note(const struct bisect *b, char *buf, size_t n);
 /* How a report names a state: its commit id, with its name after it when
  * the name says more ("<id> (0005-foo.patch)").  Caller frees. */

@@ -330,7 +330,7 @@ static void print_changes(struct cmd_ctx *x, struct bench *be, const struct bise
 			  int bad)
 {
 	double floor = bisect_floor(b);
-	char small[64];
+	char small[64], health[256];
 	int i;
 
 	cmd_small_note(b, small, sizeof(small));
@@ -341,11 +341,12 @@ static void print_changes(struct cmd_ctx *x, struct bench *be, const struct bise
 	for (i = 0; i < b->nchg; i++) {
 		const struct bisect_change *c = &b->chg[i];
 
-		printf("  %-11s state %-3d %+7.2f%%  %.3f -> %.3f MB/s  %s%s%s\n",
+		cmd_health_note(be, c->parent, c->state, health, sizeof(health));
+		printf("  %-11s state %-3d %+7.2f%%  %.3f -> %.3f MB/s  %s%s%s%s\n",
 		       c->change < 0 ? "regression" : "improvement", x->range.state[c->state].index,
 		       100 * c->change, c->from, c->to, x->range.state[c->state].subject,
 		       c->small ? "  (small)" : "",
-		       c->state - c->parent > 1 ? "  (among skipped states)" : "");
+		       c->state - c->parent > 1 ? "  (among skipped states)" : "", health);
 	}
 }
 
@@ -399,6 +400,7 @@ static void report_culprits(struct cmd_ctx *x, struct bench *be, const struct bi
 	else
 		report_setf(rep, REPORT_VERDICT, "%d changes above %.2f%%, %d of them regressions",
 			    b->nchg, 100 * b->p.threshold, nreg);
+	cmd_report_health(rep, be, good, bad);
 	cmd_report_cost(rep, be);	/* be is gone when the report is saved */
 }
 

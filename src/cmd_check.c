@@ -166,6 +166,7 @@ static void mail_check(struct cmd_ctx *x, struct bench *be, int s, const struct 
 	struct report r;
 
 	cmd_report_init(x, be, &r, "check", s, s);
+	cmd_report_health(&r, be, s, s);
 	report_setf(&r, REPORT_GOOD, "baseline %s (%.3f MB/s, %s)", base->name, rep->base_v, base->mode);
 	report_setf(&r, REPORT_VERDICT, "nightly check %s: %+.2f%% against the baseline",
 		    verdict_word(rep->verdict), 100 * rep->change);

@@ -214,7 +214,7 @@ static void sweep_print(struct cmd_ctx *x, struct bench *be, const struct bisect
 			int bad, const struct bisect_change *chg, int n)
 {
 	double floor = bisect_floor(b);
-	char small[64];
+	char small[64], health[256];
 	struct report r;
 	int i;
 
@@ -225,16 +225,18 @@ static void sweep_print(struct cmd_ctx *x, struct bench *be, const struct bisect
 	if (!n)
 		printf("  none\n");
 	cmd_report_init(x, be, &r, "sweep", good, bad);
+	cmd_report_health(&r, be, good, bad);
 	for (i = 0; i < n; i++) {
 		const struct bisect_change *c = &chg[i];
 
 		const struct tree_state *s = &x->range.state[c->state];
 		char *id = cmd_state_id(s);
 
-		printf("  %-11s %-24s %+7.2f%%  %.3f -> %.3f MB/s  %s%s%s\n",
+		cmd_health_note(be, c->parent, c->state, health, sizeof(health));
+		printf("  %-11s %-24s %+7.2f%%  %.3f -> %.3f MB/s  %s%s%s%s\n",
 		       c->change < 0 ? "regression" : "improvement", bench_label(be, c->state),
 		       100 * c->change, c->from, c->to, s->subject, c->small ? "  (small)" : "",
-		       c->state - c->parent > 1 ? "  (after skipped states)" : "");
+		       c->state - c->parent > 1 ? "  (after skipped states)" : "", health);
 		report_add_change(&r, id, s->subject, c->from, c->to, c->change);
 		free(id);
 	}

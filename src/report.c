@@ -12,7 +12,7 @@
 
 static const char *const names[REPORT_NFIELDS] = {
 	"command", "date", "version", "source", "good", "bad", "mode", "settings", "verdict",
-	"culprit", "subject", "confidence", "cost", "plot", "reproduce"
+	"culprit", "subject", "confidence", "cost", "plot", "reproduce", "health"
 };
 
 static const char *get(const struct report *r, enum report_field k)
@@ -261,7 +261,7 @@ void report_format(const struct report *r, enum report_format fmt, struct sbuf *
 	} rows[] = {
 		{ REPORT_SOURCE, "source" }, { REPORT_GOOD, "good" }, { REPORT_BAD, "bad" },
 		{ REPORT_MODE, "mode" }, { REPORT_SETTINGS, "settings" },
-		{ REPORT_CONFIDENCE, "confidence" }, { REPORT_COST, "cost" },
+		{ REPORT_CONFIDENCE, "confidence" }, { REPORT_HEALTH, "guest" }, { REPORT_COST, "cost" },
 		{ REPORT_DATE, "date" }, { REPORT_PLOT, "plot" },
 	};
 	size_t i;

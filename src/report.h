@@ -41,6 +41,7 @@ enum report_field {
 	REPORT_COST,
 	REPORT_PLOT,		/* PNG path */
 	REPORT_REPRODUCE,	/* the exact command line */
+	REPORT_HEALTH,		/* the guests' kernel logs at the ends (cmd_report_health) */
 	REPORT_NFIELDS
 };
 

@@ -45,11 +45,13 @@ static const struct field fields[] = {
 	{ "timestamp", F_LONG, R(timestamp) },	{ "version", F_STR, R(version) },
 	{ "reason", F_STR, R(reason) },		{ "guest_cpus", F_LONG, R(guest_cpus) },
 	{ "cgroup_depth", F_LONG, R(cgroup_depth) },	{ "qemu", F_STR, R(qemu) },
+	{ "kerrors", F_LONG, R(kerrors) },	{ "kerror", F_STR, R(kerror) },
 };
 #undef R
 #define NFIELDS ARRAY_SIZE(fields)
 #define CHECK_LEN 12
 #define NFIELDS_V1 17	/* the format before guest_cpus, cgroup_depth, qemu */
+#define NFIELDS_V2 20	/* the format before kerrors, kerror */
 
 void store_init(struct store *s, const char *path)
 {
@@ -66,6 +68,7 @@ static void rec_free(struct store_rec *r)
 	free(r->version);
 	free(r->reason);
 	free(r->qemu);
+	free(r->kerror);
 }
 
 void store_release(struct store *s)
@@ -166,6 +169,7 @@ static void add_rec(struct store *s, const struct store_rec *r)
 	d->version = xstrdup(r->version ? r->version : TBISECT_VERSION);
 	d->reason = xstrdup(r->reason ? r->reason : "-");
 	d->qemu = xstrdup(r->qemu ? r->qemu : "-");
+	d->kerror = xstrdup(r->kerror && *r->kerror ? r->kerror : "-");
 }
 
 /* Parses text into field f of r (strings borrowed from text); 0 or -1. */
@@ -214,8 +218,10 @@ static int parse_line(char *line, struct store_rec *r)
 	memset(r, 0, sizeof(*r));
 	r->guest_cpus = 1;
 	r->cgroup_depth = 0;
+	r->kerrors = -1;
+	r->kerror = "-";
 	for (k = 0; k < NFIELDS; k++) {
-		if (!p && k == NFIELDS_V1)
+		if (!p && (k == NFIELDS_V1 || k == NFIELDS_V2))
 			return 0;
 		if (!p || field_parse(r, &fields[k], strsep(&p, "\t")) < 0)
 			return -1;

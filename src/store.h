@@ -9,7 +9,8 @@
  * ignored.  Before appending, a file not ending in a newline gets one, so a
  * torn tail never swallows the next record.  Lines of the format before
  * guest_cpus, cgroup_depth and qemu were added are read with 1, 0 and "-":
- * those guests had one CPU and no cgroups; their QEMU is not known.
+ * those guests had one CPU and no cgroups; their QEMU is not known.  Lines
+ * from before kerrors and kerror are read with -1 and "-" (not known).
  *
  *	struct store s;
  *	store_init(&s, path);
@@ -42,6 +43,9 @@ struct store_rec {
 	long guest_cpus;	/* CPUs the guest saw, -1 unknown */
 	long cgroup_depth;	/* cgroup levels tbench ran in, -1 unknown */
 	char *qemu;		/* QEMU's MAJOR.MINOR that ran it, "-" unknown */
+	long kerrors;		/* kernel errors and warnings in the guest's log
+				 * (vm_klog_counts()), -1 unknown */
+	char *kerror;		/* the first of them, "-" when none or unknown */
 };
 
 struct store {

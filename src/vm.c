@@ -193,6 +193,55 @@ static long parse_ops(const char *text)
 	return rows ? sum : -1;
 }
 
+int vm_klog_counts(const char *record)
+{
+	const char *p = record + 1;
+	long n = 0;
+
+	if (*record != '<' || !(*p >= '0' && *p <= '9'))
+		return 0;
+	for (; *p >= '0' && *p <= '9' && n < 1000; p++)
+		n = n * 10 + (*p - '0');
+	if (*p++ != '>' || n >> 3 != 0)
+		return 0;	/* not a record, or written by user space */
+	return (n & 7) <= 3 || ((n & 7) == 4 && !strncmp(p, "WARNING:", 8));
+}
+
+/* The kernel log's records that count (vm_klog_counts()): how many, and
+ * the first one's text. */
+static void parse_klog(const char *text, struct vm_result *r)
+{
+	static const char mark[] = "TBISECT-KLOG ";
+	const char *p = text;
+	int seen = 0;
+
+	r->kerrors = 0;
+	r->kerror[0] = '\0';
+	while ((p = strstr(p, mark))) {
+		char line[256];
+
+		if (p != text && p[-1] != '\n') {
+			p += sizeof(mark) - 1;
+			continue;
+		}
+		seen = 1;
+		p += sizeof(mark) - 1;
+		copy_line(line, sizeof(line), p);
+		if (!vm_klog_counts(line))
+			continue;
+		if (!r->kerrors++) {
+			char *t;
+
+			copy_line(r->kerror, sizeof(r->kerror), strchr(line, '>') + 1);
+			for (t = r->kerror; *t; t++)	/* it goes into a TSV field */
+				if (*t == '\t' || (unsigned char)*t < ' ')
+					*t = ' ';
+		}
+	}
+	if (!seen)
+		r->kerrors = -1;
+}
+
 void vm_check_guest(const struct vm_opts *o, struct vm_result *r)
 {
 	if (r->status != VM_OK || o->probe)
@@ -231,6 +280,7 @@ void vm_parse_console(const char *text, int probe, struct vm_result *r)
 	r->reason[0] = '\0';
 	parse_guest(text, r);
 	r->ops = parse_ops(text);
+	parse_klog(text, r);
 	for (i = 0; i < ARRAY_SIZE(fatal); i++) {
 		if ((p = strstr(text, fatal[i]))) {
 			r->status = VM_PANIC;

@@ -55,6 +55,10 @@ struct vm_result {
 	double mbps;
 	long ops;		/* tbench operations the run finished (the sum of
 				 * its operation table), -1 when not printed */
+	long kerrors;		/* the kernel's errors and warnings in its log
+				 * (vm_klog_counts()), -1 when the guest printed
+				 * no log */
+	char kerror[160];	/* the first of them, "" when none */
 	double boot_s;		/* QEMU start to the guest's begin marker */
 	double bench_s;		/* begin marker to QEMU exit */
 	double wall_s;
@@ -89,8 +93,16 @@ int vm_poll(struct vm_job *j);
 int vm_finish(struct vm_job *j, struct vm_result *r);
 /* Kills QEMU if still running and frees j. */
 void vm_job_release(struct vm_job *j);
+/* Whether a kernel log record ("<N>text", N = facility x 8 + level, as
+ * `dmesg -r` prints it) is an error or a warning that counts against the
+ * guest's health: the kernel's own (facility 0) at error level or worse
+ * (level 3 and below: ACPI errors, BUG, Oops, panics), or a WARN() splat's
+ * "WARNING:" line (level 4; the rest of a splat is not counted again). */
+int vm_klog_counts(const char *record);
 /* Pure console parser, used by vm_run() and the unit tests: fills
- * status/mbps/ops/reason/kernel_release from the console text. */
+ * status/mbps/ops/kerrors/kerror/reason/kernel_release from the console
+ * text.  The guest prints its kernel log after the result, one record per
+ * "TBISECT-KLOG <N>text" line. */
 void vm_parse_console(const char *text, int probe, struct vm_result *r);
 /* Pure: a VM_OK run whose guest reported another CPU count than o->smp,
  * or another cgroup depth than o->cgroup_depth, becomes VM_BAD_GUEST with

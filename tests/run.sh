@@ -154,9 +154,25 @@ check "second measurement of state 4 did no kernel build" test -n "$(grep "cost:
 read -r a b < <(awk -F'\t' -v k=4 'NR>1 && $2==k && $5=="ok"{printf "%s ", $6} END{print ""}' "$W/results.tsv")
 check "icount repeats differ by < 0.05% ($a vs $b)" awk -v a="$a" -v b="$b" 'BEGIN{d=(a-b)/a; if(d<0)d=-d; exit !(b>0 && d < 0.0005)}'
 
+col() { awk -F'\t' -v f="$1" 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } { print $c[f] }' "$W/results.tsv" | tail -n "${2:-1}"; }
+
+# --- guest health: every run's kernel log is read, its errors and warnings
+# counted and the first kept with the run.
+klog() { grep -a '^TBISECT-KLOG <[0-3]>\|^TBISECT-KLOG <4>WARNING:' "$1" | tr -d '\r'; }
+log=$(ls -t "$W"/logs/run-*.log | head -1)
+k0=$(klog "$log" | grep -c .)
+first=$(klog "$log" | head -1 | sed 's/^TBISECT-KLOG <[0-9]*>//')
+check "guest health: the run's kernel errors and warnings recorded as its console has them ($(col kerrors) of $k0: $(col kerror))" \
+  test -n "$(grep -a '^TBISECT-KLOG ' "$log")" -a "$(col kerrors)" = "$k0" -a "$(col kerror)" = "${first:--}"
+sed 's|^ip link set lo up|mkdir -p /mnt; mount -t tmpfs -o size=bogus none /mnt\n&|' images/init >"$T/init-kerr"
+tb -s "IMAGE_INIT=$T/init-kerr" measure 4
+log=$(ls -t "$W"/logs/run-*.log | head -1)
+check "guest health: an init that provokes a kernel error gets one more ($(col kerrors) against $k0), the run line says so" \
+  test "$st" = 0 -a "$(col kerrors)" = $((k0 + 1)) -a -n "$(grep "kernel log: $((k0 + 1)) error" "$T/out")" \
+       -a -n "$(klog "$log" | grep "tmpfs: Bad value for 'size'")"
+
 # --- the guest: SMP = 2 brings up 2 CPUs (ACPI), CGROUP_DEPTH = 3 runs
 # tbench in a systemd-like session scope; the results say what the guest saw.
-col() { awk -F'\t' -v f="$1" 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } { print $c[f] }' "$W/results.tsv" | tail -n "${2:-1}"; }
 tb -s SMP=2 -s CGROUP_DEPTH=3 measure -n 2 4
 check "SMP=2, CGROUP_DEPTH=3: measure exits 0 (got $st)" test "$st" = 0
 check "SMP = 2: the guest brought up 2 CPUs (guest_cpus of both runs: $(col guest_cpus 2 | tr '\n' ' '))" \

@@ -190,6 +190,22 @@ static void test_console(void)
 	CHECK(r.status == VM_OK && fabs(r.mbps - 99.5) < 1e-9);
 	CHECK(!strncmp(r.kernel_release, "x 6.1.0", 7));
 	CHECK(r.ops == -1);	/* no operation table */
+	CHECK(r.kerrors == -1);	/* no kernel log printed */
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT rc=0 mbps=81.1\n"
+			 "TBISECT-KLOG <6>Linux version 6.1.192\n"
+			 "TBISECT-KLOG <3>ACPI Error: AE_BAD_PARAMETER,\tDuring Region initialization\n"
+			 "TBISECT-KLOG <4>------------[ cut here ]------------\n"
+			 "TBISECT-KLOG <4>WARNING: CPU: 0 PID: 1 at kernel/x.c:10 f+0x1/0x2\n"
+			 "TBISECT-KLOG <4>Call Trace:\n"
+			 "TBISECT-KLOG <12>WARNING: written to /dev/kmsg by user space\n"
+			 "TBISECT-KLOG <5>Unknown kernel command line parameters\n"
+			 "TBISECT-END\n", 0, &r);
+	CHECK(r.status == VM_OK && r.kerrors == 2);
+	CHECK(!strcmp(r.kerror, "ACPI Error: AE_BAD_PARAMETER, During Region initialization"));
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT rc=0 mbps=81.1\nTBISECT-KLOG <6>Linux\n", 0, &r);
+	CHECK(r.kerrors == 0 && r.kerror[0] == '\0');
+	CHECK(vm_klog_counts("<0>Kernel panic") && vm_klog_counts("<2>BUG: x") && !vm_klog_counts("<4>x") &&
+	      !vm_klog_counts("<11>user error") && !vm_klog_counts("<3") && !vm_klog_counts("3>x"));
 	vm_parse_console("TBISECT-BEGIN\r\n Operation      Count    AvgLat    MaxLat\r\n"
 			 " ----------------------------------------\r\n"
 			 " NTCreateX       8859     0.145     0.287\r\n"
@@ -267,16 +283,33 @@ static void test_store_v1(void)
 	r.guest_cpus = 2;
 	r.cgroup_depth = 3;
 	r.qemu = "10.0";
+	r.kerrors = 3;
+	r.kerror = "ACPI Error: AE_BAD_PARAMETER";
 	line = store_format(&r);
 	store_init(&s, "mem");
 	CHECK(store_parse(&s, line) == 0 && s.n == 1);
 	CHECK(s.n == 1 && s.rec[0].guest_cpus == 2 && s.rec[0].cgroup_depth == 3 &&
-	      !strcmp(s.rec[0].qemu, "10.0"));
+	      !strcmp(s.rec[0].qemu, "10.0") && s.rec[0].kerrors == 3 &&
+	      !strcmp(s.rec[0].kerror, "ACPI Error: AE_BAD_PARAMETER"));
 	store_release(&s);
-	/* The same record as the old format wrote it: three columns fewer,
-	 * checksum (first 12 hex digits of SHA-256) over the rest. */
+	/* The same record as the formats before wrote it: two columns fewer
+	 * (before kerrors), then five (before guest_cpus); the checksum (first
+	 * 12 hex digits of SHA-256) over the rest. */
 	cut = strrchr(line, '\t');
 	*cut = '\0';
+	*strrchr(line, '\t') = '\0';
+	*strrchr(line, '\t') = '\0';
+	h = util_hash_new();
+	util_hash_add(h, line, strlen(line));
+	util_hash_hex(h, sum);
+	sum[12] = '\0';
+	old = xasprintf("%s\t%s\n", line, sum);
+	store_init(&s, "mem");
+	CHECK(store_parse(&s, old) == 0 && s.n == 1 && s.torn == 0);
+	CHECK(s.n == 1 && s.rec[0].guest_cpus == 2 && s.rec[0].kerrors == -1 &&
+	      !strcmp(s.rec[0].kerror, "-"));
+	store_release(&s);
+	free(old);
 	*strrchr(line, '\t') = '\0';
 	*strrchr(line, '\t') = '\0';
 	*strrchr(line, '\t') = '\0';
@@ -288,7 +321,7 @@ static void test_store_v1(void)
 	store_init(&s, "mem");
 	CHECK(store_parse(&s, old) == 0 && s.n == 1 && s.torn == 0);
 	CHECK(s.n == 1 && s.rec[0].guest_cpus == 1 && s.rec[0].cgroup_depth == 0 &&
-	      !strcmp(s.rec[0].qemu, "-"));
+	      !strcmp(s.rec[0].qemu, "-") && s.rec[0].kerrors == -1);
 	store_release(&s);
 	free(old);
 	free(line);
@@ -1079,11 +1112,12 @@ static void test_export_csv(void)
 	CHECK(csv_parse(&p, text, strlen(text), csv_field, csv_row, &rows) == strlen(text));
 	CHECK(csv_fini(&p, csv_field, csv_row, &rows) == 0);
 	CHECK(rows.row == 4);
-	CHECK(rows.nf[0] == 20 && !strcmp(rows.field[0][3], "subject"));
-	CHECK(rows.nf[0] == 20 && !strcmp(rows.field[0][17], "guest_cpus") &&
-	      !strcmp(rows.field[0][19], "qemu"));
+	CHECK(rows.nf[0] == 22 && !strcmp(rows.field[0][3], "subject"));
+	CHECK(rows.nf[0] == 22 && !strcmp(rows.field[0][17], "guest_cpus") &&
+	      !strcmp(rows.field[0][19], "qemu") && !strcmp(rows.field[0][20], "kerrors") &&
+	      !strcmp(rows.field[0][21], "kerror"));
 	for (i = 1; i < rows.row; i++) {
-		CHECK(rows.nf[i] == 20);
+		CHECK(rows.nf[i] == 22);
 		CHECK(rows.field[i][3] && !strcmp(rows.field[i][3], s.rec[i - 1].subject));
 		CHECK(rows.field[i][4] && !strcmp(rows.field[i][4], i == 2 ? "failed" : "ok"));
 	}
@@ -1113,7 +1147,8 @@ static void test_export_jsonl(void)
 		o = json_loads(line, 0, &err);
 		CHECK(o != NULL);
 		if (o && n < s.n) {
-			CHECK(json_object_size(o) == 20);
+			CHECK(json_object_size(o) == 22);
+			CHECK(json_integer_value(json_object_get(o, "kerrors")) == s.rec[n].kerrors);
 			CHECK(json_integer_value(json_object_get(o, "guest_cpus")) == s.rec[n].guest_cpus);
 			CHECK(!strcmp(json_string_value(json_object_get(o, "subject")), s.rec[n].subject));
 			CHECK(json_integer_value(json_object_get(o, "state")) == n);
