@@ -1,4 +1,4 @@
-/* releases: Debian's linux-source-6.1 point releases as a git tree. */
+/* releases: Debian's linux-source releases, of every series, as a git tree. */
 #include "cmd.h"
 #include "release.h"
 #include "util.h"
@@ -11,8 +11,22 @@
  * would read as more. */
 static int valid_version(const char *v)
 {
-	return *v && strspn(v, "0123456789abcdefghijklmnopqrstuvwxyz.+~-") == strlen(v) &&
-	       *v >= '0' && *v <= '9';
+	char *series = release_series(v);
+	int ok = series && strspn(v, "0123456789abcdefghijklmnopqrstuvwxyz.+~-") == strlen(v) &&
+		 strchr(v, '-');
+
+	free(series);
+	return ok;
+}
+
+/* "6.12": a series, every release of it. */
+static int is_series(const char *s)
+{
+	char *series = release_series(s);
+	int ret = series && !strcmp(series, s);
+
+	free(series);
+	return ret;
 }
 
 int cmd_releases(struct cmd_ctx *x, int argc, char **argv)
@@ -21,15 +35,18 @@ int cmd_releases(struct cmd_ctx *x, int argc, char **argv)
 	int n = 0, i, ret = EXIT_OK;
 
 	if (argc == 0) {
-		if (release_available(&v, &n) < 0)
+		if (release_available(NULL, &v, &n) < 0)
+			return EXIT_ERROR;
+	} else if (argc == 1 && is_series(argv[0])) {
+		if (release_available(argv[0], &v, &n) < 0)
 			return EXIT_ERROR;
 	} else {
 		v = xcalloc((size_t)argc, sizeof(*v));
 		for (i = 0; i < argc; i++) {
 			if (!valid_version(argv[i])) {
 				release_free_list(v, n);
-				return error("releases: '%s' is not a Debian version such as 6.1.170-3",
-					     argv[i]), EXIT_ERROR;
+				return error("releases: '%s' is not a Debian version such as 6.1.170-3 "
+					     "or a series such as 6.12", argv[i]), EXIT_ERROR;
 			}
 			v[n++] = xstrdup(argv[i]);
 		}
@@ -41,10 +58,18 @@ int cmd_releases(struct cmd_ctx *x, int argc, char **argv)
 	repo = release_repo(&x->conf);
 	if (ret == EXIT_OK) {
 		printf("tree: %s\n", repo);
-		for (i = 0; i < n; i++)
-			printf("release: %s\n", v[i]);
-		printf("bisect them with: tbisect -s TREE=%s -s GOOD=%s -s BAD=%s bisect\n", repo, v[0],
-		       v[n - 1]);
+		char *t[2] = { release_tag(v[0]), release_tag(v[n - 1]) };
+
+		for (i = 0; i < n; i++) {
+			char *tag = release_tag(v[i]);
+
+			printf("release: %s (tag %s)\n", v[i], tag);
+			free(tag);
+		}
+		printf("bisect them with: tbisect -s TREE=%s -s GOOD=%s -s BAD=%s bisect\n", repo, t[0],
+		       t[1]);
+		free(t[0]);
+		free(t[1]);
 	}
 	free(repo);
 	release_free_list(v, n);

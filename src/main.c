@@ -37,7 +37,7 @@ static void usage(FILE *f)
 	      "  report [--format markdown]  the last bisect, culprits or check, for a mail\n"
 	      "  profile [A B] [--format text|tsv|json]  instructions per operation, function by function\n"
 	      "                          (default: the last culprit and its parent)\n"
-	      "  releases [VERSION...]   Debian's linux-source-6.1 releases as a git tree for TREE\n"
+	      "  releases [SERIES|VERSION...]  Debian's linux-source releases (every series) as a git tree\n"
 	      "\n"
 	      "STATE: base, head, an index, or a patch name.  With TREE = a kernel git tree, the\n"
 	      "states are the first-parent commits GOOD..BAD, named by any git revision.\n"

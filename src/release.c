@@ -23,11 +23,75 @@ void release_free_list(char **versions, int n)
 	free(versions);
 }
 
+/* dpkg's order of characters in a non-digit run: '~' before the end,
+ * letters before other characters. */
+static int char_order(int c)
+{
+	if (c >= '0' && c <= '9')
+		return 0;
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+		return c;
+	if (c == '~')
+		return -1;
+	return c ? c + 256 : 0;
+}
+
+static int is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* dpkg's verrevcmp(): alternating non-digit and digit runs. */
+static int verrevcmp(const char *a, const char *b)
+{
+	while (*a || *b) {
+		int first_diff = 0;
+
+		while ((*a && !is_digit(*a)) || (*b && !is_digit(*b))) {
+			int ac = char_order(*a), bc = char_order(*b);
+
+			if (ac != bc)
+				return ac - bc;
+			a++;
+			b++;
+		}
+		while (*a == '0')
+			a++;
+		while (*b == '0')
+			b++;
+		while (is_digit(*a) && is_digit(*b)) {
+			if (!first_diff)
+				first_diff = *a - *b;
+			a++;
+			b++;
+		}
+		if (is_digit(*a))
+			return 1;
+		if (is_digit(*b))
+			return -1;
+		if (first_diff)
+			return first_diff;
+	}
+	return 0;
+}
+
+int release_compare(const char *a, const char *b)
+{
+	const char *ra = strrchr(a, '-'), *rb = strrchr(b, '-');
+	char *ua = xstrndup(a, ra ? (size_t)(ra - a) : strlen(a));
+	char *ub = xstrndup(b, rb ? (size_t)(rb - b) : strlen(b));
+	int r = verrevcmp(ua, ub);
+
+	free(ua);
+	free(ub);
+	if (r)
+		return r;
+	return verrevcmp(ra ? ra + 1 : "", rb ? rb + 1 : "");
+}
+
 static int cmp_version(const void *a, const void *b)
 {
-	/* 6.1.170-3 < 6.1.176-1 < 6.1.192-1 < 6.1.192-2: numbers compare as
-	 * numbers, which is Debian's order for these. */
-	return strverscmp(*(char *const *)a, *(char *const *)b);
+	return release_compare(*(char *const *)a, *(char *const *)b);
 }
 
 void release_sort(char **versions, int n)
@@ -35,17 +99,40 @@ void release_sort(char **versions, int n)
 	qsort(versions, (size_t)n, sizeof(*versions), cmp_version);
 }
 
-int release_available(char ***versions, int *n)
+char *release_series(const char *version)
 {
-	const char *argv[] = { "apt-cache", "madison", "linux-source-6.1", NULL };
-	char *out = NULL, *p, *line;
-	int alloc = 0;
+	size_t n = strspn(version, "0123456789");
 
-	*versions = NULL;
-	*n = 0;
+	if (!n || version[n] != '.')
+		return NULL;
+	n++;
+	if (!strspn(version + n, "0123456789"))
+		return NULL;
+	n += strspn(version + n, "0123456789");
+	return xstrndup(version, n);
+}
+
+char *release_tag(const char *version)
+{
+	char *t = xstrdup(version), *p;
+
+	for (p = t; *p; p++)	/* DEP-14: git refuses '~' and ':' in a tag */
+		if (*p == '~')
+			*p = '_';
+		else if (*p == ':')
+			*p = '%';
+	return t;
+}
+
+/* Adds the versions of package to the list (deduplicated).  0 or -1. */
+static int add_versions(const char *package, char ***versions, int *n, int *alloc)
+{
+	const char *argv[] = { "apt-cache", "madison", package, NULL };
+	char *out = NULL, *p, *line;
+
 	if (run_capture(argv, NULL, &out) != 0) {
 		free(out);
-		return error("apt-cache madison linux-source-6.1 failed");
+		return error("apt-cache madison %s failed", package);
 	}
 	/* " linux-source-6.1 | 6.1.192-3 | http://... Packages" */
 	for (p = out; (line = strsep(&p, "\n"));) {
@@ -61,26 +148,53 @@ int release_available(char ***versions, int *n)
 			;
 		if (!*v || k < *n)
 			continue;
-		if (*n == alloc) {
-			alloc = alloc ? alloc * 2 : 8;
-			*versions = xrealloc(*versions, (size_t)alloc * sizeof(**versions));
+		if (*n == *alloc) {
+			*alloc = *alloc ? *alloc * 2 : 8;
+			*versions = xrealloc(*versions, (size_t)*alloc * sizeof(**versions));
 		}
 		(*versions)[(*n)++] = xstrdup(v);
 	}
 	free(out);
-	release_sort(*versions, *n);
-	if (!*n)
-		return error("apt-cache knows no linux-source-6.1 version (run apt-get update)");
 	return 0;
 }
 
-/* WORKDIR/releases/debs/linux-source-6.1_VERSION_all.deb, fetched when
+int release_available(const char *series, char ***versions, int *n)
+{
+	const char *argv[] = { "apt-cache", "pkgnames", "linux-source-", NULL };
+	char *out = NULL, *p, *line;
+	int alloc = 0, ret = 0;
+
+	*versions = NULL;
+	*n = 0;
+	if (run_capture(argv, NULL, &out) != 0) {
+		free(out);
+		return error("apt-cache pkgnames linux-source- failed");
+	}
+	/* linux-source-MAJOR.MINOR, one per series (not linux-source itself). */
+	for (p = out; (line = strsep(&p, "\n")) && !ret;) {
+		char *s = !strncmp(line, "linux-source-", 13) ? release_series(line + 13) : NULL;
+
+		if (s && !strcmp(s, line + 13) && (!series || !strcmp(series, s)))
+			ret = add_versions(line, versions, n, &alloc);
+		free(s);
+	}
+	free(out);
+	if (ret < 0)
+		return -1;
+	release_sort(*versions, *n);
+	if (!*n)
+		return error("apt-cache knows no linux-source-%s version (run apt-get update)",
+			     series ? series : "X.Y");
+	return 0;
+}
+
+/* WORKDIR/releases/debs/linux-source-SERIES_VERSION_all.deb, fetched when
  * missing; caller frees, NULL on error. */
-static char *fetch_deb(const struct conf *c, const char *version)
+static char *fetch_deb(const struct conf *c, const char *series, const char *version)
 {
 	char *dir = xasprintf("%s/releases/debs", c->workdir);
-	char *deb = xasprintf("%s/linux-source-6.1_%s_all.deb", dir, version);
-	char *pkg = xasprintf("linux-source-6.1=%s", version);
+	char *deb = xasprintf("%s/linux-source-%s_%s_all.deb", dir, series, version);
+	char *pkg = xasprintf("linux-source-%s=%s", series, version);
 	const char *argv[] = { "apt-get", "download", "-q", pkg, NULL };
 	char *what = xasprintf("apt-get download %s", pkg);
 
@@ -122,12 +236,13 @@ static int clear_tree(const char *repo)
 }
 
 /* The release's tree as the next commit of repo, tagged.  0 or -1. */
-static int commit_release(const struct conf *c, const char *repo, const char *version,
-			  const char *deb)
+static int commit_release(const struct conf *c, const char *repo, const char *series,
+			  const char *version, const char *deb)
 {
 	char *tmp = xasprintf("%s/releases/deb.tmp", c->workdir);
-	char *tarball = xasprintf("%s/usr/src/linux-source-6.1.tar.xz", tmp);
-	char *msg = xasprintf("linux-source-6.1 %s", version);
+	char *tarball = xasprintf("%s/usr/src/linux-source-%s.tar.xz", tmp, series);
+	char *msg = xasprintf("linux-source-%s %s", series, version);
+	char *tag = release_tag(version);
 	int ret = -1;
 
 	util_rm_rf(tmp);
@@ -142,13 +257,14 @@ static int commit_release(const struct conf *c, const char *repo, const char *ve
 	/* The tarball's .gitignore ignores everything: -f. */
 	if (TREE_GIT(repo, NULL, 0, "add", "-A", "-f", ".") != 0 ||
 	    TREE_GIT(repo, NULL, 0, "commit", "-q", "--no-verify", "--allow-empty", "-m", msg) != 0 ||
-	    TREE_GIT(repo, NULL, 0, "tag", version) != 0) {
+	    TREE_GIT(repo, NULL, 0, "tag", tag) != 0) {
 		error("git add/commit/tag of %s failed in %s", version, repo);
 		goto out;
 	}
 	ret = 0;
 out:
 	util_rm_rf(tmp);
+	free(tag);
 	free(msg);
 	free(tarball);
 	free(tmp);
@@ -157,22 +273,29 @@ out:
 
 static int has_tag(const char *repo, const char *version)
 {
-	char *ref = xasprintf("refs/tags/%s", version);
+	char *tag = release_tag(version), *ref = xasprintf("refs/tags/%s", tag);
 	int st = TREE_GIT(repo, NULL, 1, "rev-parse", "-q", "--verify", ref);
 
 	free(ref);
+	free(tag);
 	return st == 0;
 }
 
-/* The newest version committed so far ("" when none); caller frees. */
+/* The newest version committed so far ("" when none), its tag turned back
+ * into the Debian version; caller frees. */
 static char *tip_version(const char *repo)
 {
-	char *out = NULL;
+	char *out = NULL, *p;
 
 	if (TREE_GIT(repo, &out, 1, "describe", "--tags", "--exact-match", "HEAD") != 0) {
 		free(out);
 		return xstrdup("");
 	}
+	for (p = out; *p; p++)
+		if (*p == '_')
+			*p = '~';
+		else if (*p == '%')
+			*p = ':';
 	return out;
 }
 
@@ -191,7 +314,7 @@ static int ensure_repo(const char *repo)
 
 int release_import(const struct conf *c, char **versions, int n)
 {
-	char *repo = release_repo(c), *tip = NULL, *deb;
+	char *repo = release_repo(c), *tip = NULL, *series = NULL, *deb;
 	int i, ret = -1;
 
 	if (ensure_repo(repo) < 0)
@@ -201,14 +324,19 @@ int release_import(const struct conf *c, char **versions, int n)
 			continue;
 		free(tip);
 		tip = tip_version(repo);
-		if (*tip && strverscmp(versions[i], tip) < 0) {
+		if (*tip && release_compare(versions[i], tip) < 0) {
 			error("%s is older than %s, the newest release in %s: releases go in in order",
 			      versions[i], tip, repo);
 			goto out;
 		}
-		if (util_interrupted || !(deb = fetch_deb(c, versions[i])))
+		free(series);
+		if (!(series = release_series(versions[i]))) {
+			error("%s is not a linux-source version (MAJOR.MINOR.PATCH-REV)", versions[i]);
 			goto out;
-		ret = commit_release(c, repo, versions[i], deb);
+		}
+		if (util_interrupted || !(deb = fetch_deb(c, series, versions[i])))
+			goto out;
+		ret = commit_release(c, repo, series, versions[i], deb);
 		free(deb);
 		if (ret < 0)
 			goto out;
@@ -216,6 +344,7 @@ int release_import(const struct conf *c, char **versions, int n)
 	}
 	ret = 0;
 out:
+	free(series);
 	free(tip);
 	free(repo);
 	return ret;

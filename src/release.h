@@ -1,17 +1,19 @@
 /*
- * release: Debian's linux-source-6.1 point releases as a kernel git history,
- * so that TREE mode can bisect Debian's own stable updates.
+ * release: Debian's linux-source releases, of every series the archive has
+ * (linux-source-6.1, linux-source-6.12, ...), as a kernel git history, so
+ * that TREE mode can bisect Debian's own kernels.
  *
  * WORKDIR/releases/tree is a git repository whose branch "releases" holds
- * one first-parent commit per release, oldest first, each tagged with its
- * Debian version (e.g. 6.1.170-3).  The .deb files are fetched with
- * `apt-get download linux-source-6.1=VERSION` (no installing, any user)
+ * one first-parent commit per release, oldest first in Debian's version
+ * order across series, each tagged with its version (DEP-14: '~' written
+ * '_', ':' '%', e.g. 6.12.95-1_bpo12+1).  The .deb files are fetched with
+ * `apt-get download linux-source-SERIES=VERSION` (no installing, any user)
  * into WORKDIR/releases/debs and kept there.
  *
  *	char **v; int n;
- *	release_available(&v, &n);       apt-cache madison's versions, oldest first
- *	release_import(&conf, v, n);     0 or -1 (reported)
- *	... TREE = release_repo(&conf), GOOD/BAD = versions ...
+ *	release_available(NULL, &v, &n);  every series' versions, oldest first
+ *	release_import(&conf, v, n);      0 or -1 (reported)
+ *	... TREE = release_repo(&conf), GOOD/BAD = release_tag(version) ...
  *	release_free_list(v, n);
  */
 #ifndef TBISECT_RELEASE_H
@@ -19,11 +21,19 @@
 
 #include "conf.h"
 
-/* The versions of linux-source-6.1 the archive offers, oldest first (owned
- * by the caller).  0 or -1 (reported). */
-int release_available(char ***versions, int *n);
-/* Sorts versions oldest first (Debian version order for these numbers). */
+/* The versions the archive offers of every linux-source-MAJOR.MINOR
+ * package apt knows (series NULL), or of one series ("6.12"), oldest first
+ * (owned by the caller).  0 or -1 (reported). */
+int release_available(const char *series, char ***versions, int *n);
+/* Debian's version order (dpkg --compare-versions): <0, 0, >0. */
+int release_compare(const char *a, const char *b);
+/* Sorts versions oldest first, in Debian's order. */
 void release_sort(char **versions, int n);
+/* The series of a version, "6.12" of "6.12.95-1~bpo12+1" (caller frees),
+ * NULL when it does not start MAJOR.MINOR. */
+char *release_series(const char *version);
+/* The git tag of a version (DEP-14 mangling; caller frees). */
+char *release_tag(const char *version);
 /* Commits each version not tagged yet, in the order given (sort first).
  * A version older than the branch's tip is refused: the history stays in
  * release order.  0 or -1. */

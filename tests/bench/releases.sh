@@ -1,5 +1,5 @@
 #!/bin/bash
-# Benchmark: tbench across Debian's linux-source-6.1 point releases.
+# Benchmark: tbench across Debian's linux-source releases, every series.
 # `tbisect releases` turns every version the archive offers into one
 # first-parent commit of a git tree; TREE mode then measures each release
 # (each one a near-full kernel build) and bisects the oldest against the
@@ -15,7 +15,7 @@ t0=$(date +%s)
 ./tbisect releases || exit 1
 t1=$(date +%s)
 R=$W/releases/tree
-mapfile -t V < <(git -C "$R" log --first-parent --reverse --format=%s releases | sed 's/^linux-source-6.1 //')
+mapfile -t V < <(git -C "$R" log --first-parent --reverse --format=%s releases | sed 's/^linux-source-[0-9.]* //; s/~/_/g')
 echo "releases: ${#V[@]} versions imported in $((t1 - t0)) s: ${V[*]}"
 tr() { ./tbisect -s "TREE=$R" -s "GOOD=${V[0]}" -s "BAD=${V[${#V[@]}-1]}" -s "PLOT_DIR=$PWD/plots" "$@"; }
 # The first version is GOOD, state 0; measure them all, side by side.

@@ -1473,11 +1473,31 @@ static void test_release_sort(void)
 			       "6.1.192-2", "6.1.192-3" };
 	size_t i;
 
+	char *w[] = { xstrdup("6.12.118-1~deb12u1"), xstrdup("6.12.95-1~bpo12+1"), xstrdup("6.1.192-3"),
+		      xstrdup("6.12.95-1"), xstrdup("6.12.115-2~deb12u1") };
+	const char *want2[] = { "6.1.192-3", "6.12.95-1~bpo12+1", "6.12.95-1", "6.12.115-2~deb12u1",
+				"6.12.118-1~deb12u1" };
+	char *s, *t;
+
 	release_sort(v, 7);
 	for (i = 0; i < 7; i++) {
 		CHECK(!strcmp(v[i], want[i]));
 		free(v[i]);
 	}
+	/* Across series, and '~' before the end (a backport before its release). */
+	release_sort(w, 5);
+	for (i = 0; i < 5; i++) {
+		CHECK(!strcmp(w[i], want2[i]));
+		free(w[i]);
+	}
+	CHECK(release_compare("6.1.192-3", "6.12.95-1~bpo12+1") < 0);
+	CHECK(release_compare("6.12.95-1~bpo12+1", "6.12.118-1~deb12u1") < 0);
+	CHECK(release_compare("6.1.9-1", "6.1.10-1") < 0 && release_compare("6.1.10-1", "6.1.10-1") == 0);
+	CHECK((s = release_series("6.12.95-1~bpo12+1")) && !strcmp(s, "6.12"));
+	free(s);
+	CHECK(release_series("linux") == NULL && release_series("6.") == NULL);
+	CHECK((t = release_tag("6.12.95-1~bpo12+1")) && !strcmp(t, "6.12.95-1_bpo12+1"));
+	free(t);
 }
 
 static void test_missing_options(void)
@@ -1931,7 +1951,7 @@ static const struct {
 	{ "check: baseline state index must be a whole number >= 0", test_baseline_strict },
 	{ "check: nightly core over the simulated backend", test_check_core },
 	{ "sim: two labels from one line stay distinct", test_sim_labels },
-	{ "release: Debian versions sort oldest first", test_release_sort },
+	{ "release: Debian versions sort oldest first, across series; tags and series", test_release_sort },
 	{ "build: fragment options missing from a resolved .config are named", test_missing_options },
 	{ "hist: git log lines parsed, merges and tab-free subjects", test_hist_parse_log },
 	{ "hist: culprit on the first-parent line, no descent", test_hist_mainline },
