@@ -481,16 +481,16 @@ char *tree_subject(const struct tree *t, const char *commit)
  * trailers (state number, patch name, status), subject.  0 or -1. */
 static int parse_state(const struct tree *t, char *line, struct tree_state *s)
 {
-	char *f[7], *par;
+	char *f[8], *par, *tag;
 	int own = t->series;
 	long idx;
 	int k;
 
-	for (k = 0; k < 6 && line; k++)
+	for (k = 0; k < 7 && line; k++)
 		f[k] = strsep(&line, "\t");
-	if (k < 6 || !line || strlen(f[0]) != 40 || strlen(f[1]) != 40)
+	if (k < 7 || !line || strlen(f[0]) != 40 || strlen(f[1]) != 40)
 		return -1;
-	f[6] = line;	/* the subject, tabs and all */
+	f[7] = line;	/* the subject, tabs and all */
 	memcpy(s->commit, f[0], 41);
 	memcpy(s->treeid, f[1], 41);
 	par = strchr(f[2], ' ');
@@ -501,12 +501,15 @@ static int parse_state(const struct tree *t, char *line, struct tree_state *s)
 	 * tree they are text like any other. */
 	if (own && *f[3] && util_parse_long(f[3], &idx) == 0 && idx > 0 && idx < 1000000)
 		s->index = (int)idx;
+	tag = strstr(f[6], "tag: ");	/* %D: "HEAD -> main, tag: v6.12.95, ..." */
 	if (own)	/* the series' base has no trailer */
 		s->name = *f[4] ? xstrdup(f[4]) : xstrdup("base");
+	else if (tag)	/* a state is named by its tag, else its short id */
+		s->name = xstrndup(tag + 5, strcspn(tag + 5, ","));
 	else
 		s->name = xasprintf("%.12s", s->commit);
 	s->broken = own && !strcmp(f[5], "noapply");
-	s->subject = xstrdup(f[6]);
+	s->subject = xstrdup(f[7]);
 	return 0;
 }
 
@@ -515,7 +518,7 @@ int tree_list(const struct tree *t, const char *good, const char *bad, struct tr
 	const char *fmt = "--format=%H%x09%T%x09%P%x09"
 			  "%(trailers:key=Tbisect-State,valueonly,separator=%x2C)%x09"
 			  "%(trailers:key=Tbisect-Patch,valueonly,separator=%x2C)%x09"
-			  "%(trailers:key=Tbisect-Status,valueonly,separator=%x2C)%x09%s";
+			  "%(trailers:key=Tbisect-Status,valueonly,separator=%x2C)%x09%D%x09%s";
 	char *range = xasprintf("%s^!", good), *out = NULL, *p, *line;
 	int alloc = 0, ret = -1;
 

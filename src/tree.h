@@ -46,7 +46,8 @@ struct tree_state {
 	char commit[41];
 	char treeid[41];
 	char parent2[41];	/* a merge's second parent, "" otherwise */
-	char *name;		/* patch file name, "base", or short commit id */
+	char *name;		/* patch file name, "base", a tag of the commit, or
+				 * its short id */
 	char *subject;
 	int broken;		/* the series: its patch did not apply */
 	int merge;		/* a merge commit */

@@ -32,6 +32,8 @@ tt states
 check "states: GOOD and the 32 first-parent commits" test "$st" = 0 -a "$(grep -c $'^[0-9]' "$T/out")" = 33
 check "states: the two merges are marked" test "$(grep -c $'\tmerge\t' "$T/out")" = 2
 check "states: the branch's commits are not on the first-parent line" test -z "$(grep "do not preempt" "$T/out")"
+check "states: a tagged commit is named by its tag (v-good first, broken, v-bad last), others by short id" \
+  test "$(awk -F'\t' '$1 ~ /^[0-9]+$/ && !(length($4) == 12 && $4 ~ /^[0-9a-f]+$/) { printf "%s ", $4 }' "$T/out")" = "v-good broken v-bad "
 tt states v-bad v-good
 check "GOOD not an ancestor of BAD: exit 2, said" test "$st" = 2 -a -n "$(grep "is not an ancestor" "$T/out")"
 tt states v-good no-such-rev
