@@ -659,7 +659,7 @@ static void add_change(struct bisect *b, int parent, int state, const struct cmp
 {
 	b->chg = xrealloc(b->chg, (size_t)(b->nchg + 1) * sizeof(*b->chg));
 	b->chg[b->nchg++] = (struct bisect_change){ state, parent, c->a_v, c->b_v, c->change, c->p,
-						    fabs(c->change) <= b->p.threshold };
+						    bisect_small(&b->p, c->change) };
 }
 
 /* Recursively splits a..b while its ends differ.  0 or -2 (aborted). */
@@ -707,6 +707,46 @@ static int split(struct bisect *b, int a, int bb, int depth)
 static int cmp_change(const void *x, const void *y)
 {
 	return ((const struct bisect_change *)x)->state - ((const struct bisect_change *)y)->state;
+}
+
+int bisect_small(const struct bisect_params *p, double change)
+{
+	return fabs(change) <= p->threshold;
+}
+
+int bisect_small_step(const struct bisect_params *p, double change)
+{
+	return p->deterministic && p->floor > 0 && p->floor < p->threshold &&
+	       fabs(change) > p->floor && bisect_small(p, change);
+}
+
+int bisect_other_changes(struct bisect *b, const struct bisect_result *res,
+			 struct bisect_change **out)
+{
+	int i, prev = -1, n = 0;
+
+	*out = NULL;
+	if (res->status != BISECT_FOUND || !b->p.deterministic || b->switched)
+		return 0;
+	for (i = res->good; i <= res->bad; i++) {
+		double a, v = bisect_value(b, i);
+
+		if (isnan(v))
+			continue;
+		if (prev >= 0 && !(prev == res->parent && i == res->culprit)) {
+			a = bisect_value(b, prev);
+			if (fabs((v - a) / a) > bisect_floor(b)) {
+				*out = xrealloc(*out, (size_t)(n + 1) * sizeof(**out));
+				(*out)[n++] = (struct bisect_change){
+					.state = i, .parent = prev, .from = a, .to = v,
+					.change = (v - a) / a, .p = NAN,
+					.small = bisect_small(&b->p, (v - a) / a),
+				};
+			}
+		}
+		prev = i;
+	}
+	return n;
 }
 
 double bisect_floor(const struct bisect *b)

@@ -165,6 +165,20 @@ int bisect_gather(const struct bisect_ops *ops, void *ctx, int i, int want, int 
 /* Median of the samples of state i (NAN if none). */
 double bisect_value(struct bisect *b, int i);
 const char *bisect_rule(const struct bisect *b);
+/* Whether a change above the floor is small: not above the threshold.
+ * The one rule culprits, sweep, bisect's notes and check mark "small" by. */
+int bisect_small(const struct bisect_params *p, double change);
+/* The floor and threshold as check applies them: a deterministic change
+ * above the floor (p->floor > 0) that bisect_small() calls small. */
+int bisect_small_step(const struct bisect_params *p, double change);
+/* The other steps a bisect_run() that found a culprit measured on its way,
+ * by the rule bisect_culprits() lists changes by: under the deterministic
+ * rule, each pair of adjacent measured states between res->good and
+ * res->bad, but the culprit's own (parent, culprit), whose values differ by
+ * more than bisect_floor(); .small as culprits marks it.  The count, the
+ * changes in *out (caller frees; NULL when none). */
+int bisect_other_changes(struct bisect *b, const struct bisect_result *res,
+			 struct bisect_change **out);
 /* The smallest change bisect_culprits() lists: the floor under the
  * deterministic rule when set, else the threshold. */
 double bisect_floor(const struct bisect *b);

@@ -21,9 +21,10 @@ static int already_measured(struct bench *be, int good, int bad)
 }
 
 /* The verdict of a bisect_run() in words. */
-static void print_verdict(const struct bisect *b, const struct bisect_result *res, FILE *f)
+static void print_verdict(struct bisect *b, const struct bisect_result *res, FILE *f)
 {
-	int i;
+	struct bisect_change *other;
+	int i, n;
 
 	fprintf(f, "rule: %s; threshold %.2f%%\n", bisect_rule(b), 100 * b->p.threshold);
 	switch (res->status) {
@@ -39,6 +40,13 @@ static void print_verdict(const struct bisect *b, const struct bisect_result *re
 			res->culprit_v, res->parent_v, b->ops->label(b->ctx, res->parent),
 			100 * res->change);
 		fprintf(f, "confidence: %s\n", res->confidence);
+		n = bisect_other_changes(b, res, &other);
+		for (i = 0; i < n; i++)
+			fprintf(f, "note: another change of %+.2f%%%s lies between %s and %s "
+				   "(tbisect culprits lists every change)\n", 100 * other[i].change,
+				other[i].small ? " (small)" : "", b->ops->label(b->ctx, other[i].parent),
+				b->ops->label(b->ctx, other[i].state));
+		free(other);
 		break;
 	case BISECT_NO_DIFF:
 		fprintf(f, "no regression: GOOD %s %.3f MB/s and BAD %s %.3f MB/s differ by %+.2f%%, "

@@ -186,6 +186,7 @@ static void report_check(struct cmd_ctx *x, struct bench *be, int s,
 {
 	const struct conf *c = &x->conf;
 	char *junit = xasprintf("%s/nightly-junit.xml", c->workdir), *msg, *m2;
+	struct bisect_params p;
 
 	if (rep->skipped) {
 		msg = xasprintf("head %s cannot be built or booted: skipped", bench_label(be, s));
@@ -196,6 +197,13 @@ static void report_check(struct cmd_ctx *x, struct bench *be, int s,
 	msg = xasprintf("%s: %.3f MB/s vs baseline %s %.3f MB/s: %+.2f%% (threshold %.2f%%, %s)",
 			bench_label(be, s), rep->head_v, base->name, rep->base_v, 100 * rep->change,
 			100 * c->threshold, base->mode);
+	bench_params(c, &p);
+	if (rep->verdict == CHECK_PASS && bisect_small_step(&p, rep->change)) {
+		m2 = xasprintf("%s; a small change: above the %.2f%% floor, exact in this mode, "
+			       "not above the threshold", msg, 100 * p.floor);
+		free(msg);
+		msg = m2;
+	}
 	if (rep->culprit >= 0) {
 		m2 = xasprintf("%s; culprit: state %d '%s' (%+.2f%% against its parent)", msg,
 			       rep->culprit, x->range.state[rep->culprit].subject,

@@ -273,6 +273,18 @@ check "sweep 4..6: every state measured, the hrtick step found, nothing rebuilt 
   test "$st" = 0 -a -n "$(grep -- "^  regression  5 (0005-sched-enable-hrtick-by-default.patch) *$chg%" "$T/out")" \
        -a "$(grep -c "^  \(regression\|improvement\)" "$T/out")" = 1 -a -n "$(grep "^cost: 0 kernel builds" "$T/out")" \
        -a "$(grep -vc '^#' "$T/plots/tbisect.dat")" = 3
+# One rule for small deterministic changes: above CULPRIT_FLOOR, not above
+# THRESHOLD.  With THRESHOLD above the hrtick step, every verb says so.
+tb -s THRESHOLD=8% sweep 4 5
+check "sweep with THRESHOLD above the step: the hrtick step listed as small ($chg%)" \
+  test "$st" = 0 -a -n "$(grep -- "^  regression  5 (0005-sched-enable-hrtick-by-default.patch) *$chg%.*(small)" "$T/out")"
+tb -s THRESHOLD=8% culprits 4 5
+check "culprits with THRESHOLD above the step: the same step, small" \
+  test -n "$(grep -- "^  regression  state 5 *$chg%.*(small)" "$T/out")"
+tb -s THRESHOLD=8% -s BASELINE="$T/baseline" baseline 4
+tb -s THRESHOLD=8% -s BASELINE="$T/baseline" check 5
+check "nightly check with THRESHOLD above the step: PASS, and it names the small change (exit $st)" \
+  test "$st" = 0 -a -n "$(grep "^nightly: PASS: .*$chg%.*a small change: above the" "$T/out")"
 n1=$(nlines)
 tb bisect
 check "bisect again: resumed, no new runs" test "$st" = 0 -a "$(nlines)" = "$n1" -a -n "$(grep "resumed:" "$T/out")"

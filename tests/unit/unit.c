@@ -777,6 +777,50 @@ static void test_seeded(void)
 	conf_release(&c);
 }
 
+/* bisect names one culprit; another step its probes straddle, above the
+ * floor, is noted with the states it lies between, by culprits' rule. */
+static void test_bisect_other_changes(void)
+{
+	struct bisect_params p;
+	struct bisect_result res;
+	struct bisect_change *o;
+	struct sim s;
+	struct bisect b;
+	int i, n;
+
+	bisect_params_default(&p);
+	p.floor = 0.002;
+	sim_init(&s, 21, 9, 0);
+	for (i = 0; i < 21; i++)	/* -6.4% at 5, -0.35% (small) at 10, -3% at 15 */
+		s.truth[i] = 100 * (i >= 5 ? 0.936 : 1) * (i >= 10 ? 0.9965 : 1) * (i >= 15 ? 0.97 : 1);
+	bisect_init(&b, &sim_ops, &s, 21, &p);
+	CHECK(bisect_run(&b, 0, 20, &res) == 0 && res.status == BISECT_FOUND);
+	n = bisect_other_changes(&b, &res, &o);
+	/* Each other step lies between two measured states that straddle it. */
+	CHECK(n >= 1);
+	for (i = 0; i < n; i++) {
+		int has = 0, k;
+
+		for (k = 5; k <= 15; k += 5)
+			if (k != res.culprit && o[i].parent < k && k <= o[i].state)
+				has = 1;
+		CHECK(has && !(o[i].parent == res.parent && o[i].state == res.culprit));
+		CHECK(o[i].small == (fabs(o[i].change) <= p.threshold));
+	}
+	free(o);
+	bisect_result_release(&res);
+	bisect_release(&b);
+	sim_release(&s);
+	/* One step only: nothing else to note. */
+	setup_sim(&s, 21, 7, 0.05, 0, 3);
+	bisect_init(&b, &sim_ops, &s, 21, &p);
+	CHECK(bisect_run(&b, 0, 20, &res) == 0 && res.status == BISECT_FOUND && res.culprit == 7);
+	CHECK(bisect_other_changes(&b, &res, &o) == 0 && o == NULL);
+	bisect_result_release(&res);
+	bisect_release(&b);
+	sim_release(&s);
+}
+
 /* icount: one run measures a few tenths of a percent, so culprits lists
  * changes down to the floor and marks those under the threshold small. */
 static void test_culprits_floor(void)
@@ -1943,6 +1987,7 @@ static const struct {
 	{ "bisect: skips, ambiguity, no diff, faster BAD, broken end, noise, abort/resume", test_bisect_cases },
 	{ "culprits: regression, second regression and fix found", test_culprits },
 	{ "culprits: icount lists changes above the floor, under the threshold marked small", test_culprits_floor },
+	{ "bisect: other steps its probes straddle are noted, by culprits' rule", test_bisect_other_changes },
 	{ "vm: guest CPU count and cgroup depth parsed; a mismatch with SMP fails the run", test_guest_check },
 	{ "store: a line of the format before guest_cpus reads as 1 CPU, depth 0, QEMU unknown", test_store_v1 },
 	{ "vm: QEMU version parsed strictly; SMP under icount refused before QEMU 8.1", test_qemu_version },
