@@ -393,7 +393,7 @@ static void report_culprits(struct cmd_ctx *x, struct bench *be, const struct bi
 		const struct tree_state *s = &x->range.state[c->state];
 		char *id = cmd_state_id(s);
 
-		report_add_change(rep, id, s->subject, c->from, c->to, c->change);
+		report_add_change(rep, id, s->subject, c->from, c->to, c->change)->small = c->small;
 		if (c->change < 0 && !c->small && !nreg++) {
 			report_set(rep, REPORT_CULPRIT, id);
 			report_set(rep, REPORT_SUBJECT, s->subject);

@@ -163,6 +163,7 @@ static const char *verdict_word(enum check_verdict v)
 static void mail_check(struct cmd_ctx *x, struct bench *be, int s, const struct check_baseline *base,
 		       const struct check_report *rep, const char *msg)
 {
+	struct bisect_params p;
 	struct report r;
 
 	cmd_report_init(x, be, &r, "check", s, s);
@@ -171,8 +172,9 @@ static void mail_check(struct cmd_ctx *x, struct bench *be, int s, const struct 
 	report_setf(&r, REPORT_VERDICT, "nightly check %s: %+.2f%% against the baseline",
 		    verdict_word(rep->verdict), 100 * rep->change);
 	report_set(&r, REPORT_CONFIDENCE, msg);
+	bench_params(&x->conf, &p);
 	report_add_change(&r, bench_label(be, s), x->range.state[s].subject, rep->base_v, rep->head_v,
-			  rep->change);
+			  rep->change)->small = rep->verdict == CHECK_PASS && bisect_small_step(&p, rep->change);
 	if (rep->culprit >= 0) {
 		report_set(&r, REPORT_CULPRIT, bench_label(be, rep->culprit));
 		report_set(&r, REPORT_SUBJECT, x->range.state[rep->culprit].subject);

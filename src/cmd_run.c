@@ -237,7 +237,7 @@ static void sweep_print(struct cmd_ctx *x, struct bench *be, const struct bisect
 		       c->change < 0 ? "regression" : "improvement", bench_label(be, c->state),
 		       100 * c->change, c->from, c->to, s->subject, c->small ? "  (small)" : "",
 		       c->state - c->parent > 1 ? "  (after skipped states)" : "", health);
-		report_add_change(&r, id, s->subject, c->from, c->to, c->change);
+		report_add_change(&r, id, s->subject, c->from, c->to, c->change)->small = c->small;
 		free(id);
 	}
 	report_setf(&r, REPORT_VERDICT, "sweep of %d states: %d changes above %.2f%%%s", bad - good + 1,

@@ -53,8 +53,8 @@ void report_setf(struct report *r, enum report_field k, const char *fmt, ...)
 	r->f[k] = s;
 }
 
-void report_add_change(struct report *r, const char *id, const char *subject, double from,
-		       double to, double change)
+struct report_change *report_add_change(struct report *r, const char *id, const char *subject,
+					double from, double to, double change)
 {
 	struct report_change *c;
 
@@ -65,6 +65,8 @@ void report_add_change(struct report *r, const char *id, const char *subject, do
 	c->from = from;
 	c->to = to;
 	c->change = change;
+	c->small = 0;
+	return c;
 }
 
 void report_set_why(struct report *r, const char *what)
@@ -120,9 +122,9 @@ int report_save(const struct report *r, const char *path)
 		const struct report_change *c = &r->chg[i];
 		json_t *s = json_string(c->subject);
 
-		json_array_append_new(a, json_pack("{s:s, s:o, s:f, s:f, s:f}", "id", c->id, "subject",
-						   s ? s : json_string("?"), "from", c->from, "to",
-						   c->to, "change", c->change));
+		json_array_append_new(a, json_pack("{s:s, s:o, s:f, s:f, s:f, s:b}", "id", c->id,
+						   "subject", s ? s : json_string("?"), "from", c->from,
+						   "to", c->to, "change", c->change, "small", c->small));
 	}
 	json_object_set_new(o, "changes", a);
 	if (r->why) {
@@ -170,7 +172,8 @@ int report_load(struct report *r, const char *path)
 
 		report_add_change(r, id, subj, json_number_value(json_object_get(c, "from")),
 				  json_number_value(json_object_get(c, "to")),
-				  json_number_value(json_object_get(c, "change")));
+				  json_number_value(json_object_get(c, "change")))->small =
+			json_is_true(json_object_get(c, "small"));
 	}
 	if (json_string_value(json_object_get(o, "why")))
 		report_set_why(r, json_string_value(json_object_get(o, "why")));
@@ -226,9 +229,9 @@ static void format_changes(const struct report *r, int md, struct sbuf *out)
 	for (i = 0; i < r->nchg; i++) {
 		const struct report_change *c = &r->chg[i];
 
-		sbuf_addf(out, md ? "| %+.2f%% | %.3f | %.3f | `%s` | %s |\n"
-				  : "  %+7.2f%%  %12.3f %12.3f  %-13s %s\n",
-			  100 * c->change, c->from, c->to, c->id, c->subject);
+		sbuf_addf(out, md ? "| %+.2f%% | %.3f | %.3f | `%s` | %s%s |\n"
+				  : "  %+7.2f%%  %12.3f %12.3f  %-13s %s%s\n",
+			  100 * c->change, c->from, c->to, c->id, c->subject, c->small ? " (small)" : "");
 	}
 }
 

@@ -50,6 +50,7 @@ enum report_format { REPORT_TEXT, REPORT_MARKDOWN };
 struct report_change {
 	char *id, *subject;
 	double from, to, change;	/* MB/s before and after; relative */
+	int small;		/* above the floor, not above the threshold */
 };
 
 /* Why: a function of the culprit's instruction profile (tbisect profile). */
@@ -72,10 +73,12 @@ void report_init(struct report *r, const char *command);
 void report_set(struct report *r, enum report_field k, const char *value);
 void report_setf(struct report *r, enum report_field k, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void report_add_change(struct report *r, const char *id, const char *subject, double from,
-		       double to, double change);
+/* Adds a change (not small); the caller may mark it small through the
+ * pointer returned, valid until the next add. */
+struct report_change *report_add_change(struct report *r, const char *id, const char *subject,
+					double from, double to, double change);
 /* The culprit's profile: what (e.g. "4 (...) -> 5 (...), instructions per
- * MB") once, then its largest rows. */
+ * operation") once, then its largest rows. */
 void report_set_why(struct report *r, const char *what);
 void report_add_function(struct report *r, const char *function, double a, double b,
 			 double share);

@@ -285,6 +285,8 @@ tb -s THRESHOLD=8% -s BASELINE="$T/baseline" baseline 4
 tb -s THRESHOLD=8% -s BASELINE="$T/baseline" check 5
 check "nightly check with THRESHOLD above the step: PASS, and it names the small change (exit $st)" \
   test "$st" = 0 -a -n "$(grep "^nightly: PASS: .*$chg%.*a small change: above the" "$T/out")"
+tb report
+check "report of that check: the change marked small" test -n "$(grep -- "$chg%.*(small)$" "$T/out")"
 n1=$(nlines)
 tb bisect
 check "bisect again: resumed, no new runs" test "$st" = 0 -a "$(nlines)" = "$n1" -a -n "$(grep "resumed:" "$T/out")"
