@@ -272,13 +272,28 @@ static struct store_rec mkrec(double mbps, int ok)
 	return r;
 }
 
+/* line (no checksum) without its last n columns, with the checksum the
+ * store writes (the first 12 hex digits of SHA-256 of the rest); line is
+ * cut in place.  Caller frees. */
+static char *older_line(char *line, int n)
+{
+	struct util_hash *h;
+	char sum[65];
+
+	while (n--)
+		*strrchr(line, '\t') = '\0';
+	h = util_hash_new();
+	util_hash_add(h, line, strlen(line));
+	util_hash_hex(h, sum);
+	sum[12] = '\0';
+	return xasprintf("%s\t%s\n", line, sum);
+}
+
 static void test_store_v1(void)
 {
 	struct store_rec r = mkrec(101.25, 1);
 	struct store s;
-	char *line, *cut, *old;
-	char sum[65];
-	struct util_hash *h;
+	char *line, *old;
 
 	r.guest_cpus = 2;
 	r.cgroup_depth = 3;
@@ -293,31 +308,16 @@ static void test_store_v1(void)
 	      !strcmp(s.rec[0].kerror, "ACPI Error: AE_BAD_PARAMETER"));
 	store_release(&s);
 	/* The same record as the formats before wrote it: two columns fewer
-	 * (before kerrors), then five (before guest_cpus); the checksum (first
-	 * 12 hex digits of SHA-256) over the rest. */
-	cut = strrchr(line, '\t');
-	*cut = '\0';
-	*strrchr(line, '\t') = '\0';
-	*strrchr(line, '\t') = '\0';
-	h = util_hash_new();
-	util_hash_add(h, line, strlen(line));
-	util_hash_hex(h, sum);
-	sum[12] = '\0';
-	old = xasprintf("%s\t%s\n", line, sum);
+	 * (before kerrors), then five (before guest_cpus). */
+	*strrchr(line, '\t') = '\0';	/* the checksum */
+	old = older_line(line, 2);
 	store_init(&s, "mem");
 	CHECK(store_parse(&s, old) == 0 && s.n == 1 && s.torn == 0);
 	CHECK(s.n == 1 && s.rec[0].guest_cpus == 2 && s.rec[0].kerrors == -1 &&
 	      !strcmp(s.rec[0].kerror, "-"));
 	store_release(&s);
 	free(old);
-	*strrchr(line, '\t') = '\0';
-	*strrchr(line, '\t') = '\0';
-	*strrchr(line, '\t') = '\0';
-	h = util_hash_new();
-	util_hash_add(h, line, strlen(line));
-	util_hash_hex(h, sum);
-	sum[12] = '\0';
-	old = xasprintf("%s\t%s\n", line, sum);
+	old = older_line(line, 3);
 	store_init(&s, "mem");
 	CHECK(store_parse(&s, old) == 0 && s.n == 1 && s.torn == 0);
 	CHECK(s.n == 1 && s.rec[0].guest_cpus == 1 && s.rec[0].cgroup_depth == 0 &&
