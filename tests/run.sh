@@ -164,6 +164,8 @@ k0=$(klog "$log" | grep -c .)
 first=$(klog "$log" | head -1 | sed 's/^TBISECT-KLOG <[0-9]*>//')
 check "guest health: the run's kernel errors and warnings recorded as its console has them ($(col kerrors) of $k0: $(col kerror))" \
   test -n "$(grep -a '^TBISECT-KLOG ' "$log")" -a "$(col kerrors)" = "$k0" -a "$(col kerror)" = "${first:--}"
+check "guest health: the default guest boots clean (no ACPI errors: CONFIG_PCI), the run line says so" \
+  test "$k0" = 0 -a -n "$(grep "kernel log clean" "$T/out")"
 sed 's|^ip link set lo up|mkdir -p /mnt; mount -t tmpfs -o size=bogus none /mnt\n&|' images/init >"$T/init-kerr"
 tb -s "IMAGE_INIT=$T/init-kerr" measure 4
 log=$(ls -t "$W"/logs/run-*.log | head -1)
