@@ -304,15 +304,18 @@ top10=$(awk -F'\t' 'NR > 1 && $1 != "[total]" && $4 > 0 { print $1 }' "$T/prof45
 check "profile 4 5: hrtimer_start_range_ns among the ten largest increases ($top10)" \
   test "$st" = 0 -a -n "$(echo " $top10" | grep " hrtimer_start_range_ns ")"
 # hrtick_start itself adds as much as each of the timer functions it calls
-# (104.07 instructions/op against the 10th row's 104.67, measured here).
-top=$(awk -F'\t' 'NR > 1 && $1 != "[total]" && $4 > 0 { print $1 }' "$T/prof45.tsv" | head -12 | tr '\n' ' ')
-check "profile 4 5: hrtick_start among the twelve largest increases ($top)" \
+# (104.1 instructions/op against 104.7-105.4 for the 8th to 12th rows,
+# measured here), so near-ties decide its rank: 12th or 13th.
+top=$(awk -F'\t' 'NR > 1 && $1 != "[total]" && $4 > 0 { print $1 }' "$T/prof45.tsv" | head -15 | tr '\n' ' ')
+check "profile 4 5: hrtick_start among the fifteen largest increases ($top)" \
   test "$st" = 0 -a -n "$(echo " $top" | grep " hrtick_start ")"
 # User space is grouped by binary, and a kernel change leaves tbench's own
 # code per operation where it was (within 0.1%: the windows of A and B
-# cover other stretches of the load file).
-us=$(awk -F'\t' '$1 == "[user] tbench" || $1 == "[user] tbench_srv" || $1 == "[user] libc.so.6" { n++; d = $4 < 0 ? -$4 : $4; if (d > 0.001 * $2) bad++ } END { print n + 0, bad + 0 }' "$T/prof45.tsv")
-check "profile 4 5: rows for tbench, tbench_srv and libc.so.6, each within 0.1% per operation ($us)" \
+# cover other stretches of the load file).  libc is not held to it: its
+# memcpy runs per byte, and the bytes an operation moves change along the
+# load file.
+us=$(awk -F'\t' '$1 == "[user] tbench" || $1 == "[user] tbench_srv" { n++; d = $4 < 0 ? -$4 : $4; if (d > 0.001 * $2) bad++ } $1 == "[user] libc.so.6" { n++ } END { print n + 0, bad + 0 }' "$T/prof45.tsv")
+check "profile 4 5: rows for tbench, tbench_srv and libc.so.6; tbench's and tbench_srv's within 0.1% per operation ($us)" \
   test "$us" = "3 0"
 check "profile 4 5: the rows add up to the total change" \
   awk -F'\t' 'NR > 1 && $1 != "[total]" { s += $4 } $1 == "[total]" { t = $4 } END { d = s - t; if (d < 0) d = -d; exit !(t != 0 && d <= 1e-6 * (t < 0 ? -t : t) + 0.01) }' "$T/prof45.tsv"
