@@ -359,8 +359,9 @@ tba results --format csv
 check "results export as CSV: header is the TSV header, one line per run" \
   test "$st" = 0 -a "$(head -1 "$T/out")" = "$(head -1 "$W/results.tsv" | sed 's/\tcheck$//' | tr '\t' ',')" -a "$(wc -l <"$T/out")" = "$(( $(wc -l <"$T/want") + 1 ))"
 tba results --format tsv
-check "results export as TSV: the file without its check column" \
-  test "$st" = 0 -a -z "$(diff <(cut -f1-20 "$W/results.tsv") "$T/out")"
+ncol=$(head -1 "$W/results.tsv" | awk -F'\t' '{ print NF - 1 }')
+check "results export as TSV: the file without its check column ($ncol columns)" \
+  test "$st" = 0 -a "$ncol" -ge 22 -a -z "$(diff <(cut -f1-"$ncol" "$W/results.tsv") "$T/out")"
 
 # --- lock: a second instance refuses.
 ( flock -x 9; echo "pid 1, tbisect test-holder" >&9; sleep 20 ) 9>"$W/lock" &
