@@ -77,10 +77,11 @@ check "TREE bisect resumed from the runs before the kill" test -n "$(grep "^tbis
 again=$(awk -F'\t' -v n="$n1" 'NR>1 && $5=="ok" && NR<=n {had[$1]++} NR>n && $5=="ok" && had[$1]>=2 {x++} END{print x+0}' "$W/results.tsv")
 check "TREE resume repeated no run the bisection already had ($again)" test "$again" = 0
 "$BIN" -c "$T/tree.conf" report >"$T/out" 2>&1; st=$?
-check "TREE report names the first bad commit by its id and the merge it was in" \
-  test "$st" = 0 -a -n "$(grep "^first bad: $culprit sched/features: do not preempt on wakeup" "$T/out")" \
+check "TREE report names the first bad commit by its id, its tag and the merge it was in" \
+  test "$st" = 0 -a -n "$(grep "^first bad: $culprit (culprit) sched/features: do not preempt on wakeup" "$T/out")" \
        -a -n "$(grep "found inside merge ${merge0:0:12}" "$T/out")"
-check "TREE plot names commits by short hash" grep -q "${culprit:0:7}" "$T/plots/tbisect.dat"
+check "TREE plot names the tagged culprit by its tag, the other commits by short hash" \
+  test -n "$(grep " culprit" "$T/plots/tbisect.dat")" -a "$(grep -c " [0-9a-f]\{12\}" "$T/plots/tbisect.dat")" -ge 1
 check "the user's tree is untouched: HEAD, index, work tree, refs" test "$(user_state | md5sum)" = "$before"
 
 # culprits over the merge's step descends into the branch, as bisect does.
