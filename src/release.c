@@ -112,16 +112,25 @@ char *release_series(const char *version)
 	return xstrndup(version, n);
 }
 
+/* DEP-14's mangling, one way (git refuses '~' and ':' in a tag) or back. */
+static char *mangle(const char *s, const char *from, const char *to)
+{
+	char *t = xstrdup(s), *p, *k;
+
+	for (p = t; *p; p++)
+		if ((k = strchr(from, *p)))
+			*p = to[k - from];
+	return t;
+}
+
 char *release_tag(const char *version)
 {
-	char *t = xstrdup(version), *p;
+	return mangle(version, "~:", "_%");
+}
 
-	for (p = t; *p; p++)	/* DEP-14: git refuses '~' and ':' in a tag */
-		if (*p == '~')
-			*p = '_';
-		else if (*p == ':')
-			*p = '%';
-	return t;
+char *release_untag(const char *tag)
+{
+	return mangle(tag, "_%", "~:");
 }
 
 /* Adds the versions of package to the list (deduplicated).  0 or -1. */
@@ -291,12 +300,9 @@ static char *tip_version(const char *repo)
 		free(out);
 		return xstrdup("");
 	}
-	for (p = out; *p; p++)
-		if (*p == '_')
-			*p = '~';
-		else if (*p == '%')
-			*p = ':';
-	return out;
+	p = release_untag(out);
+	free(out);
+	return p;
 }
 
 static int ensure_repo(const char *repo)

@@ -34,6 +34,8 @@ void release_sort(char **versions, int n);
 char *release_series(const char *version);
 /* The git tag of a version (DEP-14 mangling; caller frees). */
 char *release_tag(const char *version);
+/* The version of a tag release_tag() made (caller frees). */
+char *release_untag(const char *tag);
 /* Commits each version not tagged yet, in the order given (sort first).
  * A version older than the branch's tip is refused: the history stays in
  * release order.  0 or -1. */
