@@ -14,15 +14,15 @@ PKGS = inih gsl libcrypto jansson
 LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -linih -lgsl -lgslcblas -lcrypto -ljansson) -lcsv -lm
 WARN += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBSRC = src/util.c src/run.c src/conf.c src/series.c src/tree.c src/build.c src/image.c \
-      src/vm.c src/store.c src/lock.c src/stats.c src/bisect.c src/bench.c src/plot.c src/check.c src/hist.c src/release.c src/progress.c src/report.c src/distcc.c src/cppfilter.c src/profile.c
+      src/vm.c src/store.c src/lock.c src/stats.c src/bisect.c src/bench.c src/plot.c src/check.c src/hist.c src/release.c src/progress.c src/report.c src/distcc.c src/cppfilter.c src/profile.c src/workload.c
 # The binary's commands; the unit tests link the modules only, and the
 # simulated backend, a test double, lives with them.
 SRC = $(LIBSRC) src/cmd.c src/cmd_run.c src/cmd_bisect.c src/cmd_check.c src/cmd_release.c \
-      src/cmd_profile.c
+      src/cmd_profile.c src/cmd_impact.c
 HDR = $(wildcard src/*.h)
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-DEBS = linux-source-6.1 qemu-system-x86 git ccache dbench gnuplot-nox busybox-static \
+DEBS = linux-source-6.1 qemu-system-x86 git ccache dbench rt-tests iperf3 gnuplot-nox busybox-static \
        bc bison flex libelf-dev libssl-dev cpio xz-utils make gcc libc6-dev perl \
        libinih-dev libgsl-dev libjansson-dev libcsv-dev pkg-config jq distcc
 

@@ -38,9 +38,16 @@ int bench_init(struct bench *be, const struct conf *c, struct tree *tree,
 	path = xasprintf("%s/results.tsv", c->workdir);
 	store_init(&be->store, path);
 	free(path);
-	/* A build key can be made (gcc, the fragment): every lookup relies on it. */
-	if (store_load(&be->store) < 0 || probe_qemu(be) < 0 ||
-	    build_key(&be->build, "", key) < 0) {
+	/* The benchmark is known and its files are here before anything is
+	 * built; a build key can be made (gcc, the fragment): every lookup
+	 * relies on it. */
+	if (workload_init(&be->wl, c) < 0) {
+		build_release(&be->build);
+		store_release(&be->store);
+		return -1;
+	}
+	if (workload_check_host(&be->wl) < 0 || store_load(&be->store) < 0 ||
+	    probe_qemu(be) < 0 || build_key(&be->build, "", key) < 0) {
 		bench_release(be);
 		return -1;
 	}
@@ -67,6 +74,7 @@ void bench_params(const struct conf *c, struct bisect_params *p)
 	p->runs_max = (int)(c->runs_max > c->runs_min ? c->runs_max : c->runs_min);
 	p->step = (int)c->culprit_step;
 	p->floor = c->culprit_floor;
+	p->lower_better = workload_lower(c);
 }
 
 int bench_runs_wanted(const struct conf *c)
@@ -75,6 +83,11 @@ int bench_runs_wanted(const struct conf *c)
 
 	bench_params(c, &p);
 	return bisect_runs_wanted(&p);
+}
+
+const struct workload *bench_workload(const struct bench *be)
+{
+	return &be->wl;
 }
 
 void bench_counts(const struct bench *be, struct bench_counts *n)
@@ -113,9 +126,18 @@ void bench_identity(const struct conf *c, enum conf_accel accel, const char *qem
 		id->mode = xasprintf("icount shift=%ld qemu=%s", c->shift, qemu);
 	else
 		id->mode = xasprintf("wallclock accel=%s qemu=%s", conf_accel_name(accel), qemu);
-	id->params = xasprintf("clients=%ld seconds=%ld smp=%ld mem=%ld feat=%s cgdepth=%ld%s",
-			       c->clients, c->seconds, c->smp, c->memory_mb, c->feat, c->cgroup_depth,
-			       vm_seeded(c) ? " seeded" : "");
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	sbuf_addf(&sb, "clients=%ld seconds=%ld smp=%ld mem=%ld feat=%s cgdepth=%ld%s",
+		  c->clients, c->seconds, c->smp, c->memory_mb, c->feat, c->cgroup_depth,
+		  vm_seeded(c) ? " seeded" : "");
+	/* tbench's identity is the one it had before BENCH. */
+	if (strcmp(c->bench, "tbench"))
+		sbuf_addf(&sb, " bench=%s", c->bench);
+	if (!strcmp(c->bench, "custom"))
+		sbuf_addf(&sb, " regex=%s", c->custom_regex ? c->custom_regex : "");
+	id->params = sbuf_detach(&sb);
 }
 
 void bench_identity_release(struct bench_identity *id)
@@ -142,6 +164,7 @@ void bench_release(struct bench *be)
 	}
 	free(be->t);
 	free(be->image);
+	workload_release(&be->wl);
 	store_release(&be->store);
 	build_release(&be->build);
 	memset(be, 0, sizeof(*be));
@@ -204,7 +227,7 @@ static int ensure_image(struct bench *be)
 
 	if (be->image)
 		return 0;
-	r = image_build(be->conf, &be->image, be->image_key);
+	r = image_build(be->conf, &be->wl, &be->image, be->image_key);
 	be->t_image += util_now() - t0;
 	return r;
 }
@@ -527,6 +550,7 @@ static int start_run(struct bench *be, struct slot *s, int i, int inflight)
 	vm_opts_init(&s->o, be->conf);
 	s->o.kernel = s->res.vmlinux;
 	s->o.initrd = be->image;
+	s->o.wl = &be->wl;
 	s->o.log = s->log;
 	s->o.accel = be->accel;
 	s->o.icount = be->conf->mode == MODE_ICOUNT;
@@ -585,7 +609,7 @@ static int finish_run(struct bench *be, struct slot *s)
 	rec.name = t->name;
 	rec.subject = t->subject;
 	rec.ok = r.status == VM_OK;
-	rec.mbps = r.mbps;
+	rec.value = r.value;
 	rec.mode = (char *)conf_mode_name(be->conf->mode);
 	rec.accel = be->accel == ACCEL_KVM ? "kvm" : "tcg";
 	rec.shift = be->conf->mode == MODE_ICOUNT ? be->conf->shift : -1;
@@ -603,6 +627,13 @@ static int finish_run(struct bench *be, struct slot *s)
 	rec.kerrors = r.kerrors;
 	rec.kerror = r.kerror[0] ? r.kerror : "-";
 	s->i = -1;	/* job released by vm_finish */
+	if (r.status == VM_NO_FIGURE) {
+		/* The regex or the command is wrong, not the kernel: nothing
+		 * is recorded, every state would read the same. */
+		error("run of %s: benchmark %s: %s (console log kept: %s)", t->label,
+		      be->wl.name, r.reason, s->log);
+		goto out;
+	}
 	if (store_append(&be->store, &rec) < 0)
 		goto out;
 	if (r.status == VM_BAD_GUEST) {
@@ -611,8 +642,9 @@ static int finish_run(struct bench *be, struct slot *s)
 		goto out;
 	}
 	if (r.status == VM_OK)
-		info("run: %s: %.3f MB/s (%s; boot %.1f s, tbench %.1f s)%s", t->label, r.mbps,
-		     bench_mode(be), r.boot_s, r.bench_s, health_note(&r, hn, sizeof(hn)));
+		info("run: %s: %.3f %s (%s; boot %.1f s, %s %.1f s)%s", t->label, r.value,
+		     be->wl.unit, bench_mode(be), r.boot_s, be->wl.name, r.bench_s,
+		     health_note(&r, hn, sizeof(hn)));
 	else
 		warning("run of %s failed: %s: %s (console log kept: %s)", t->label,
 			vm_status_name(r.status), r.reason, s->log);
@@ -778,8 +810,8 @@ void bench_summary(struct bench *be, FILE *f)
 	struct rusage ru;
 
 	fprintf(f, "cost: %d kernel builds (%.0f s), %d cached kernels reused, %d VM runs "
-		   "(boot %.0f s, tbench %.0f s), %.0f s in all; mode %s\n",
-		be->builds, be->t_build, be->cached_builds, be->runs, be->t_boot, be->t_bench,
+		   "(boot %.0f s, %s %.0f s), %.0f s in all; mode %s\n",
+		be->builds, be->t_build, be->cached_builds, be->runs, be->t_boot, be->wl.name, be->t_bench,
 		util_now() - be->t_start, bench_mode(be));
 	/* Builds overlap VM runs (up to bench_parallel() at once), so the
 	 * phases add up to more than the wall time. */
@@ -787,9 +819,9 @@ void bench_summary(struct bench *be, FILE *f)
 	 * everything else is spent in children. */
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(f, "phases: checkout %.1f s, config %.1f s, build %.1f s, image %.1f s, boot %.1f s, "
-		   "tbench %.1f s, analysis %.2f s; %d VMs at once\n",
+		   "%s %.1f s, analysis %.2f s; %d VMs at once\n",
 		be->t_checkout, be->build.config_seconds, be->t_build,
-		be->t_image, be->t_boot, be->t_bench,
+		be->t_image, be->t_boot, be->wl.name, be->t_bench,
 		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
 		bench_parallel(be));
 	if (be->build.obj_remote || be->build.obj_local || be->build.obj_cached)
@@ -817,6 +849,9 @@ int bench_profile_check(struct bench *be, const char *plugin)
 	struct run_cmd cmd;
 	int st, ret = -1;
 
+	if (!be->wl.legacy)
+		return error("profiles are per tbench operation (its operation table is the unit of "
+			     "work); BENCH = %s has none: profile with BENCH = tbench", be->wl.name);
 	if (be->conf->mode != MODE_ICOUNT)
 		return error("profiles count instructions under TCG with QEMU's plugin; wall-clock "
 			     "runs may use KVM, which has none: profile the same kernels with "
@@ -916,6 +951,7 @@ static int profiled_start(struct bench *be, const struct build_result *res, long
 	vm_opts_init(&p->o, be->conf);
 	p->o.kernel = res->vmlinux;
 	p->o.initrd = be->image;
+	p->o.wl = &be->wl;
 	p->o.log = p->log;
 	p->o.accel = ACCEL_TCG;
 	p->o.seconds = seconds;
@@ -947,8 +983,8 @@ static int profiled_finish(struct profiled *p)
 			"the plugin wrote no counts" : "tbench printed no operation table", p->log);
 		return 1;
 	}
-	text = xasprintf("%.4f %ld\n", r.mbps, r.ops);
-	p->mbps = r.mbps;
+	text = xasprintf("%.4f %ld\n", r.value, r.ops);
+	p->mbps = r.value;
 	p->ops = r.ops;
 	ret = util_write_file_atomic(p->meta, text, strlen(text)) < 0 ? -1 : 0;
 	free(text);
@@ -1025,7 +1061,7 @@ int bench_profile(struct bench *be, int i, const char *plugin, struct bench_prof
 		return r;
 	r = -1;
 	if (!(dir = profile_dir(be)) || !(p->symbols = kernel_symbols(res.vmlinux)) ||
-	    image_programs(&p->programs) < 0)
+	    image_programs(&be->wl, &p->programs) < 0)
 		goto out;
 	/* Seeded SMP: every seed is its own exact run, as in the measurements. */
 	p->npair = vm_seeded(be->conf) ? bench_runs_wanted(be->conf) : 1;

@@ -28,6 +28,7 @@
 #include "store.h"
 #include "tree.h"
 #include "vm.h"
+#include "workload.h"
 
 #define BENCH_MAX_VMS 16
 
@@ -49,6 +50,7 @@ struct bench {
 	struct tree *tree;
 	struct build build;
 	struct store store;
+	struct workload wl;	/* the benchmark (BENCH) */
 	char *image;
 	char image_key[65];
 	enum conf_accel accel;
@@ -85,7 +87,8 @@ int bench_runs_wanted(const struct conf *c);
 /* One target per state of r (NULL: none; bench_add_target() adds them),
  * built in tree's work tree and O= directory (both borrowed, r only read
  * here); asks QEMU its version, and refuses (before anything is built) a
- * QEMU that is missing or cannot run the configured guest.  0, or -1
+ * QEMU that is missing or cannot run the configured guest, an unknown or
+ * incomplete benchmark, or one whose files are missing on the host.  0, or -1
  * (reported; nothing to release). */
 int bench_init(struct bench *be, const struct conf *c, struct tree *tree,
 	       const struct tree_range *r);
@@ -98,6 +101,9 @@ struct bench_counts {
 	double elapsed;		/* seconds since bench_init() */
 };
 void bench_counts(const struct bench *be, struct bench_counts *n);
+/* The benchmark (its unit, metric, direction): borrowed until
+ * bench_release(). */
+const struct workload *bench_workload(const struct bench *be);
 /* The QEMU version bench_init() found, "MAJOR.MINOR". */
 const char *bench_qemu(const struct bench *be);
 /* Builds target i (or finds it built), progress lines naming it:

@@ -18,6 +18,7 @@
 
 void bisect_params_default(struct bisect_params *p)
 {
+	memset(p, 0, sizeof(*p));
 	p->deterministic = 1;
 	p->threshold = 0.01;
 	p->alpha = 0.001;
@@ -406,7 +407,7 @@ enum next {
 	NEXT_ABORT,
 };
 
-/* Compares the endpoints: NEXT_GO when BAD is slower by the threshold,
+/* Compares the endpoints: NEXT_GO when BAD is worse by the threshold,
  * else res->status says why not (NEXT_DONE). */
 static enum next endpoints(struct bisect *b, int good, int bad, struct bisect_result *res)
 {
@@ -424,7 +425,7 @@ static enum next endpoints(struct bisect *b, int good, int bad, struct bisect_re
 	}
 	/* The endpoints' repeats wait for the confirmation round (they run
 	 * there side by side with the culprit's), unless nothing follows. */
-	if (!c.differ || c.change > 0) {
+	if (!c.differ || !bisect_worse(&b->p, c.change)) {
 		r = repeats(b, good, bad, -1, -1);
 		if (r == -2)
 			return NEXT_ABORT;
@@ -436,7 +437,7 @@ static enum next endpoints(struct bisect *b, int good, int bad, struct bisect_re
 	res->change = c.change;
 	res->p = c.p;
 	res->mde = b->mde;
-	if (!c.differ || c.change > 0) {
+	if (!c.differ || !bisect_worse(&b->p, c.change)) {
 		res->status = !c.differ ? BISECT_NO_DIFF : BISECT_NOT_SLOWER;
 		return NEXT_DONE;
 	}
@@ -549,8 +550,8 @@ static enum next verify(struct bisect *b, int good, int bad, int *lo, int *hi)
 	if (*lo != good) {
 		if (compare(b, good, *lo, &cg) == -2)
 			return NEXT_ABORT;
-		if (cg.differ && cg.change < 0) {
-			info("bisect: verification: %s is slower than GOOD after all; searching again",
+		if (cg.differ && bisect_worse(&b->p, cg.change)) {
+			info("bisect: verification: %s is worse than GOOD after all; searching again",
 			     b->ops->label(b->ctx, *lo));
 			*hi = *lo;
 			*lo = good;
@@ -560,8 +561,8 @@ static enum next verify(struct bisect *b, int good, int bad, int *lo, int *hi)
 	if (*hi != bad) {
 		if (compare(b, *hi, bad, &cb) == -2)
 			return NEXT_ABORT;
-		if (cb.differ && cb.change < 0) {
-			info("bisect: verification: %s is faster than BAD after all; searching again",
+		if (cb.differ && bisect_worse(&b->p, cb.change)) {
+			info("bisect: verification: %s is better than BAD after all; searching again",
 			     b->ops->label(b->ctx, *hi));
 			*lo = *hi;
 			*hi = bad;
@@ -623,7 +624,7 @@ static enum next run_pass(struct bisect *b, int good, int bad, struct bisect_res
 			return r == 1 ? NEXT_RESTART : NEXT_ABORT;
 		if (compare(b, lo, hi, &c) == -2)
 			return NEXT_ABORT;
-		if (b->p.deterministic || (c.differ && c.change < 0) || retries >= 3 || hi - lo != 1)
+		if (b->p.deterministic || (c.differ && bisect_worse(&b->p, c.change)) || retries >= 3 || hi - lo != 1)
 			break;
 		retries++;
 		nx = verify(b, good, bad, &lo, &hi);
@@ -707,6 +708,11 @@ static int split(struct bisect *b, int a, int bb, int depth)
 static int cmp_change(const void *x, const void *y)
 {
 	return ((const struct bisect_change *)x)->state - ((const struct bisect_change *)y)->state;
+}
+
+int bisect_worse(const struct bisect_params *p, double change)
+{
+	return p->lower_better ? change > 0 : change < 0;
 }
 
 int bisect_small(const struct bisect_params *p, double change)

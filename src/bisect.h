@@ -8,7 +8,8 @@
  * same decisions from the results store and continues where it stopped.
  *
  * Verdicts.  A state is BAD when its runs look like BAD's rather than
- * GOOD's:
+ * GOOD's; BAD must be worse than GOOD (a lower figure, or a higher one
+ * when p->lower_better: a time, a latency):
  *  - deterministic (icount) mode: one run; BAD when its throughput is closer
  *    to BAD's median than to GOOD's.  Culprit and parent get a second run;
  *    repeats that differ by more than 0.1% switch the engine to the noisy
@@ -97,12 +98,15 @@ struct bisect_params {
 	 * threshold); changes between it and the threshold are marked small.
 	 * One icount run measures a change of a few tenths of a percent. */
 	double floor;
+	int lower_better;	/* the figure is better lower (a time, a latency):
+				 * a rise is the regression */
 };
 
 enum bisect_status {
 	BISECT_FOUND,
 	BISECT_NO_DIFF,		/* endpoints do not differ by the threshold */
-	BISECT_NOT_SLOWER,	/* BAD is faster than GOOD */
+	BISECT_NOT_SLOWER,	/* BAD is better than GOOD (faster, or lower
+				 * when lower is better) */
 	BISECT_AMBIGUOUS,	/* culprit among skipped states */
 	BISECT_ENDPOINT_FAILED,	/* GOOD or BAD cannot be measured */
 	BISECT_ABORTED,
@@ -165,6 +169,10 @@ int bisect_gather(const struct bisect_ops *ops, void *ctx, int i, int want, int 
 /* Median of the samples of state i (NAN if none). */
 double bisect_value(struct bisect *b, int i);
 const char *bisect_rule(const struct bisect *b);
+/* Whether a relative change (B - A) / A of the figure is for the worse: a
+ * drop when higher is better, a rise when p->lower_better.  The one rule
+ * the engine, check, and every listing call a change a regression by. */
+int bisect_worse(const struct bisect_params *p, double change);
 /* Whether a change above the floor is small: not above the threshold.
  * The one rule culprits, sweep, bisect's notes and check mark "small" by. */
 int bisect_small(const struct bisect_params *p, double change);

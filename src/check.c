@@ -131,8 +131,26 @@ bad:
 	return error("%s:%d: malformed baseline line", file, lineno);
 }
 
+/* The benchmark benchmark parameters name (bench_identity(): " bench=NAME",
+ * none for tbench); caller frees. */
+static char *params_bench(const char *params)
+{
+	const char *p = strstr(params, " bench=");
+
+	return p ? xstrndup(p + 7, strcspn(p + 7, " ")) : xstrdup("tbench");
+}
+
 char *check_incompatible(const struct check_baseline *base, const struct check_baseline *cur)
 {
+	char *a = params_bench(base->params), *b = params_bench(cur->params), *msg = NULL;
+
+	if (strcmp(a, b))
+		msg = xasprintf("baseline is of benchmark %s, this check runs %s (BENCH): record a "
+				"baseline of %s first", a, b, b);
+	free(a);
+	free(b);
+	if (msg)
+		return msg;
 	if (base->major != cur->major)
 		return xasprintf("baseline was recorded by tbisect major version %d (%s), this is %d",
 				 base->major, base->version, cur->major);
@@ -156,9 +174,9 @@ enum check_verdict check_verdict(const struct bisect_params *p, const double *ba
 	if (p->deterministic || nb < 2 || nh < 2) {
 		*change = (stats_median(head, nh) - mb) / mb;
 		*pval = NAN;
-		if (*change < -p->threshold)
-			return CHECK_REGRESSED;
-		return *change > p->threshold ? CHECK_IMPROVED : CHECK_PASS;
+		if (fabs(*change) <= p->threshold)
+			return CHECK_PASS;
+		return bisect_worse(p, *change) ? CHECK_REGRESSED : CHECK_IMPROVED;
 	} else {
 		double est, lo, hi;
 
@@ -167,9 +185,9 @@ enum check_verdict check_verdict(const struct bisect_params *p, const double *ba
 		*change = est / mb;
 		if (*pval >= p->alpha)
 			return CHECK_PASS;
-		if (*change < -p->threshold)
-			return CHECK_REGRESSED;
-		return *change > p->threshold ? CHECK_IMPROVED : CHECK_PASS;
+		if (fabs(*change) <= p->threshold)
+			return CHECK_PASS;
+		return bisect_worse(p, *change) ? CHECK_REGRESSED : CHECK_IMPROVED;
 	}
 }
 

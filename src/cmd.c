@@ -174,13 +174,19 @@ static char *state_tic(const struct tree_state *s)
 	return xasprintf("%d %.*s", s->index, (int)len, name);
 }
 
-static enum plot_mark state_mark(int i, int good, int bad, const struct bisect_change *chg, int nchg)
+const char *cmd_change_word(const struct bisect_params *p, double change)
+{
+	return bisect_worse(p, change) ? "regression" : "improvement";
+}
+
+static enum plot_mark state_mark(const struct bisect_params *p, int i, int good, int bad,
+				 const struct bisect_change *chg, int nchg)
 {
 	int k;
 
 	for (k = 0; k < nchg; k++)
 		if (chg[k].state == i)
-			return chg[k].change < 0 ? MARK_REGRESSION : MARK_IMPROVEMENT;
+			return bisect_worse(p, chg[k].change) ? MARK_REGRESSION : MARK_IMPROVEMENT;
 	if (i == good)
 		return MARK_GOOD;
 	if (i == bad)
@@ -194,24 +200,29 @@ static enum plot_mark state_mark(int i, int good, int bad, const struct bisect_c
 void cmd_draw(struct cmd_ctx *x, struct bench *be, const struct tree_range *rg, int good, int bad,
 	      const struct bisect_change *chg, int nchg)
 {
+	const struct workload *wl = bench_workload(be);
+	struct bisect_params bp;
 	struct plot p;
 	char *title;
 	int i, k;
 
-	title = xasprintf("tbench along %s (states %d..%d) - %s, %ld clients, %ld s, "
+	bench_params(&x->conf, &bp);
+	title = xasprintf("%s along %s (states %d..%d) - %s, %ld clients, %ld s, "
 			  "%ld CPU%s, cgroup depth %ld",
-			  x->tree.source, rg->state[good].index, rg->state[bad].index, bench_mode(be),
+			  wl->name, x->tree.source, rg->state[good].index, rg->state[bad].index, bench_mode(be),
 			  x->conf.clients, x->conf.seconds, x->conf.smp, x->conf.smp == 1 ? "" : "s",
 			  x->conf.cgroup_depth);
 	plot_init(&p, x->conf.plot_dir, "tbisect", title);
 	free(p.xlabel);
 	p.xlabel = xstrdup("state (first-parent order)");
+	p.ylabel = xasprintf("%s %s, %s (%s)", wl->name, wl->metric, wl->unit,
+			     workload_direction(wl));
 	for (i = good; i <= bad; i++) {
 		const double *v;
 		int nf, n = bench_samples(be, i, &v, &nf);
 		char *tic = state_tic(&rg->state[i]);
 		struct plot_row *r = plot_add(&p, i, tic, rg->state[i].subject, v, n,
-					      state_mark(i, good, bad, chg, nchg));
+					      state_mark(&bp, i, good, bad, chg, nchg));
 
 		for (k = 0; r && k < nchg; k++)
 			if (chg[k].state == i) {
@@ -252,6 +263,16 @@ static char *reproduce(const struct cmd_ctx *x)
 	return ret;
 }
 
+void cmd_report_bench(struct report *r, struct bench *be)
+{
+	const struct workload *wl = bench_workload(be);
+
+	report_set(r, REPORT_MODE, bench_mode(be));
+	report_setf(r, REPORT_BENCH, "%s: %s, %s, %s", wl->name, wl->metric, wl->unit,
+		    workload_direction(wl));
+	report_set(r, REPORT_UNIT, wl->unit);
+}
+
 void cmd_report_init(struct cmd_ctx *x, struct bench *be, struct report *r, const char *command,
 		     int good, int bad)
 {
@@ -268,7 +289,7 @@ void cmd_report_init(struct cmd_ctx *x, struct bench *be, struct report *r, cons
 	free(gid);
 	free(bid);
 	if (be)
-		report_set(r, REPORT_MODE, bench_mode(be));
+		cmd_report_bench(r, be);
 	report_setf(r, REPORT_SETTINGS, "CLIENTS=%ld SECONDS=%ld SMP=%ld CGROUP_DEPTH=%ld "
 		    "THRESHOLD=%.2f%% RUNS_MIN=%ld RUNS_MAX=%ld KCONFIG_BASE=%s KCONFIG=%s",
 		    c->clients, c->seconds, c->smp, c->cgroup_depth, 100 * c->threshold,

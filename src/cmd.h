@@ -66,6 +66,9 @@ void cmd_health_note(const struct bench *be, int parent, int state, char *buf, s
 /* Sets the report's guest line from the kernel logs of good and bad. */
 void cmd_report_health(struct report *r, const struct bench *be, int good, int bad);
 void cmd_small_note(const struct bisect *b, char *buf, size_t n);
+/* "regression" or "improvement" for a change of the figure, by
+ * bisect_worse(). */
+const char *cmd_change_word(const struct bisect_params *p, double change);
 /* How a report names a state: its commit id, with its name after it when
  * the name says more ("<id> (0005-foo.patch)").  Caller frees. */
 char *cmd_state_id(const struct tree_state *s);
@@ -79,8 +82,11 @@ int cmd_parse_count(const char *opt, const char *value, int *out);
  * everything recorded, marking the changes in chg. */
 void cmd_draw(struct cmd_ctx *x, struct bench *be, const struct tree_range *r, int good, int bad,
 	      const struct bisect_change *chg, int nchg);
+/* The report's mode, benchmark and unit from be: the one place a report
+ * learns which benchmark it is about. */
+void cmd_report_bench(struct report *r, struct bench *be);
 /* Starts the report of a searching command: range (states good and bad of
- * x->range), mode (when be is not NULL), settings, plot, the command that
+ * x->range), mode and benchmark (cmd_report_bench(), when be is not NULL), settings, plot, the command that
  * reproduces it.  The caller adds the verdict and the numbers, then
  * cmd_report_save(). */
 void cmd_report_init(struct cmd_ctx *x, struct bench *be, struct report *r, const char *command,
@@ -100,12 +106,16 @@ int cmd_profile_pair(struct cmd_ctx *x, struct bench *be, const int idx[2],
  * profile's largest rows printed and added to rep (when not NULL).  A
  * profile that cannot be had is a warning, never a failure of the search. */
 void cmd_why(struct cmd_ctx *x, struct bench *be, int parent, int culprit, struct report *rep);
+/* Lists every change in good..bad above the floor under be's benchmark
+ * (bisect_culprits()) into b->chg and prints them; b is initialised here
+ * and the caller releases it, whatever is returned.  0 or -1 (reported). */
+int cmd_run_culprits(struct cmd_ctx *x, struct bench *be, struct bisect *b, int good, int bad);
 /* The commands: each returns an enum exit_code. */
 typedef int cmd_fn(struct cmd_ctx *x, int argc, char **argv);
 cmd_fn cmd_prepare, cmd_config, cmd_states, cmd_build, cmd_measure, cmd_results, cmd_plot;
 cmd_fn cmd_sweep;
 cmd_fn cmd_bisect, cmd_culprits, cmd_attribute;
 cmd_fn cmd_baseline, cmd_check, cmd_git_bisect_run, cmd_releases, cmd_report;
-cmd_fn cmd_profile;
+cmd_fn cmd_profile, cmd_impact;
 
 #endif

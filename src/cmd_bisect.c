@@ -21,8 +21,11 @@ static int already_measured(struct bench *be, int good, int bad)
 }
 
 /* The verdict of a bisect_run() in words. */
-static void print_verdict(struct bisect *b, const struct bisect_result *res, FILE *f)
+static void print_verdict(struct bisect *b, const struct bisect_result *res,
+			  const struct workload *wl, FILE *f)
 {
+	const char *u = wl->unit;
+
 	struct bisect_change *other;
 	int i, n;
 
@@ -36,9 +39,9 @@ static void print_verdict(struct bisect *b, const struct bisect_result *res, FIL
 			fprintf(f, "first bad state is after %s, up to %s (states in between were "
 				   "skipped)\n", b->ops->label(b->ctx, res->parent),
 				b->ops->label(b->ctx, res->culprit));
-		fprintf(f, "throughput: %.3f MB/s at the culprit, %.3f MB/s at its parent %s: %+.2f%%\n",
-			res->culprit_v, res->parent_v, b->ops->label(b->ctx, res->parent),
-			100 * res->change);
+		fprintf(f, "%s: %.3f %s at the culprit, %.3f %s at its parent %s: %+.2f%% (%s)\n",
+			wl->metric, res->culprit_v, u, res->parent_v, u, b->ops->label(b->ctx, res->parent),
+			100 * res->change, workload_direction(wl));
 		fprintf(f, "confidence: %s\n", res->confidence);
 		n = bisect_other_changes(b, res, &other);
 		for (i = 0; i < n; i++)
@@ -49,18 +52,19 @@ static void print_verdict(struct bisect *b, const struct bisect_result *res, FIL
 		free(other);
 		break;
 	case BISECT_NO_DIFF:
-		fprintf(f, "no regression: GOOD %s %.3f MB/s and BAD %s %.3f MB/s differ by %+.2f%%, "
-			   "within the threshold", b->ops->label(b->ctx, res->good), res->good_v,
-			b->ops->label(b->ctx, res->bad), res->bad_v, 100 * res->change);
+		fprintf(f, "no regression: GOOD %s %.3f %s and BAD %s %.3f %s differ by %+.2f%%, "
+			   "within the threshold", b->ops->label(b->ctx, res->good), res->good_v, u,
+			b->ops->label(b->ctx, res->bad), res->bad_v, u, 100 * res->change);
 		if (res->mde > 0)
 			fprintf(f, "; noise hides changes below %.2f%% at these run counts", 100 * res->mde);
 		fputc('\n', f);
 		break;
 	case BISECT_NOT_SLOWER:
-		fprintf(f, "BAD %s (%.3f MB/s) is faster than GOOD %s (%.3f MB/s) by %+.2f%%: "
+		fprintf(f, "BAD %s (%.3f %s) is better than GOOD %s (%.3f %s) by %+.2f%% (%s): "
 			   "nothing to bisect (swap the ends to find the improvement, or run "
-			   "'tbisect culprits')\n", b->ops->label(b->ctx, res->bad), res->bad_v,
-			b->ops->label(b->ctx, res->good), res->good_v, 100 * res->change);
+			   "'tbisect culprits')\n", b->ops->label(b->ctx, res->bad), res->bad_v, u,
+			b->ops->label(b->ctx, res->good), res->good_v, u, 100 * res->change,
+			workload_direction(wl));
 		break;
 	case BISECT_ENDPOINT_FAILED:
 		fprintf(f, "cannot bisect: an endpoint (GOOD %s or BAD %s) cannot be built or booted\n",
@@ -157,7 +161,7 @@ static int search_level(void *ctx, const struct hist_level *lv, int depth,
 	bisect_run(&b, 0, lv->n - 1, res);
 	printf("level %d: GOOD %s .. BAD %s\n", depth, bench_label(&gs->be, 0),
 	       bench_label(&gs->be, lv->n - 1));
-	print_verdict(&b, res, stdout);
+	print_verdict(&b, res, bench_workload(&gs->be), stdout);
 	bisect_release(&b);
 	return res->status == BISECT_ABORTED ? -1 : 0;
 }
@@ -179,24 +183,25 @@ static int search_run(struct search *gs, const char *good, const char *bad, stru
  * subject name it.  0, or -1 when there is nothing to report (the search
  * stopped). */
 static int report_result(struct report *r, const struct bisect_result *res, const char *culprit,
-			 const char *subject)
+			 const char *subject, const struct workload *wl)
 {
 	switch (res->status) {
 	case BISECT_FOUND:
 	case BISECT_AMBIGUOUS:
-		report_setf(r, REPORT_VERDICT, "%+.2f%% throughput regression%s", 100 * res->change,
+		report_setf(r, REPORT_VERDICT, "%+.2f%% %s regression%s", 100 * res->change, wl->metric,
 			    res->status == BISECT_AMBIGUOUS ? ", the culprit among skipped states" : "");
 		report_set(r, REPORT_CULPRIT, culprit);
 		report_set(r, REPORT_SUBJECT, subject);
 		report_add_change(r, culprit, subject, res->parent_v, res->culprit_v, res->change);
 		break;
 	case BISECT_NO_DIFF:
-		report_setf(r, REPORT_VERDICT, "no regression: GOOD %.3f MB/s, BAD %.3f MB/s (%+.2f%%, "
-			    "within the threshold)", res->good_v, res->bad_v, 100 * res->change);
+		report_setf(r, REPORT_VERDICT, "no regression: GOOD %.3f %s, BAD %.3f %s (%+.2f%%, "
+			    "within the threshold)", res->good_v, wl->unit, res->bad_v, wl->unit,
+			    100 * res->change);
 		break;
 	case BISECT_NOT_SLOWER:
-		report_setf(r, REPORT_VERDICT, "no regression: BAD is faster than GOOD by %+.2f%%",
-			    100 * res->change);
+		report_setf(r, REPORT_VERDICT, "no regression: BAD is better than GOOD by %+.2f%% (%s)",
+			    100 * res->change, workload_direction(wl));
 		break;
 	case BISECT_ENDPOINT_FAILED:
 		report_set(r, REPORT_VERDICT, "cannot bisect: an end cannot be built or booted");
@@ -262,8 +267,9 @@ static void report_search(struct cmd_ctx *x, struct search *gs, const struct his
 	char *id = cs ? cmd_state_id(cs) : xstrdup(h->culprit.id);
 	int i;
 
-	report_set(rep, REPORT_MODE, bench_mode(&gs->be));
-	if (report_result(rep, &h->last, id, h->culprit.subject ? h->culprit.subject : "") < 0) {
+	cmd_report_bench(rep, &gs->be);
+	if (report_result(rep, &h->last, id, h->culprit.subject ? h->culprit.subject : "",
+			  bench_workload(&gs->be)) < 0) {
 		free(id);
 		report_release(rep);
 		return;
@@ -350,9 +356,10 @@ static void print_changes(struct cmd_ctx *x, struct bench *be, const struct bise
 		const struct bisect_change *c = &b->chg[i];
 
 		cmd_health_note(be, c->parent, c->state, health, sizeof(health));
-		printf("  %-11s state %-3d %+7.2f%%  %.3f -> %.3f MB/s  %s%s%s%s\n",
-		       c->change < 0 ? "regression" : "improvement", x->range.state[c->state].index,
-		       100 * c->change, c->from, c->to, x->range.state[c->state].subject,
+		printf("  %-11s state %-3d %+7.2f%%  %.3f -> %.3f %s  %s%s%s%s\n",
+		       cmd_change_word(&b->p, c->change), x->range.state[c->state].index,
+		       100 * c->change, c->from, c->to, bench_workload(be)->unit,
+		       x->range.state[c->state].subject,
 		       c->small ? "  (small)" : "",
 		       c->state - c->parent > 1 ? "  (among skipped states)" : "", health);
 	}
@@ -361,7 +368,7 @@ static void print_changes(struct cmd_ctx *x, struct bench *be, const struct bise
 /* Lists the changes of good..bad into b (initialised here, released by the
  * caller either way).  0, or -1 (reported: aborted, or an end that cannot
  * be measured). */
-static int run_culprits(struct cmd_ctx *x, struct bench *be, struct bisect *b, int good, int bad)
+int cmd_run_culprits(struct cmd_ctx *x, struct bench *be, struct bisect *b, int good, int bad)
 {
 	struct bisect_params p;
 	int r;
@@ -491,7 +498,7 @@ int cmd_culprits(struct cmd_ctx *x, int argc, char **argv)
 	if (cmd_range_or_all(x, argc, argv, &good, &bad) < 0 ||
 	    bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
 		return EXIT_ERROR;
-	if (run_culprits(x, &be, &b, good, bad) < 0)
+	if (cmd_run_culprits(x, &be, &b, good, bad) < 0)
 		ret = EXIT_ERROR;
 	else
 		cmd_draw(x, &be, &x->range, good, bad, b.chg, b.nchg);
@@ -712,7 +719,7 @@ int cmd_attribute(struct cmd_ctx *x, int argc, char **argv)
 		goto out_args;
 	if (bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
 		goto out_args;
-	if (run_culprits(x, &be, &b, a.good, a.bad) < 0)
+	if (cmd_run_culprits(x, &be, &b, a.good, a.bad) < 0)
 		goto out;
 	/* Culprits found first, then the named suspects not among them. */
 	for (i = 0; i < b.nchg; i++)
@@ -722,9 +729,9 @@ int cmd_attribute(struct cmd_ctx *x, int argc, char **argv)
 			    named.s[i].state >= 0 ? x->range.state[named.s[i].state].index : -1,
 			    named.s[i].commit, named.s[i].subject);
 	bad_v = bisect_value(&b, a.bad);
-	printf("\nattribution at BAD %s (%.3f MB/s), GOOD %s (%.3f MB/s): each suspect backed out (%s)\n",
-	       bench_label(&be, a.bad), bad_v, bench_label(&be, a.good), bisect_value(&b, a.good),
-	       bench_mode(&be));
+	printf("\nattribution at BAD %s (%.3f %s), GOOD %s (%.3f %s): each suspect backed out (%s)\n",
+	       bench_label(&be, a.bad), bad_v, bench_workload(&be)->unit, bench_label(&be, a.good),
+	       bisect_value(&b, a.good), bench_workload(&be)->unit, bench_mode(&be));
 	if (attribute_measure(x, &be, &a) == 0 && attribute_print(&be, &a, bad_v) == 0)
 		ret = EXIT_OK;
 out:

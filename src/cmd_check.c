@@ -65,8 +65,9 @@ int cmd_baseline(struct cmd_ctx *x, int argc, char **argv)
 	text = check_baseline_format(&b);
 	path = baseline_path(c);
 	if (util_write_file_atomic(path, text, strlen(text)) == 0) {
-		printf("baseline: %s, %.3f MB/s (median of %d), %s, written to %s\n",
-		       bench_label(&be, s), stats_median(v, n), n, b.mode, path);
+		printf("baseline: %s, %.3f %s (median of %d), %s, written to %s\n",
+		       bench_label(&be, s), stats_median(v, n), bench_workload(&be)->unit, n, b.mode,
+		       path);
 		ret = EXIT_OK;
 	}
 	free(path);
@@ -168,7 +169,8 @@ static void mail_check(struct cmd_ctx *x, struct bench *be, int s, const struct 
 
 	cmd_report_init(x, be, &r, "check", s, s);
 	cmd_report_health(&r, be, s, s);
-	report_setf(&r, REPORT_GOOD, "baseline %s (%.3f MB/s, %s)", base->name, rep->base_v, base->mode);
+	report_setf(&r, REPORT_GOOD, "baseline %s (%.3f %s, %s)", base->name, rep->base_v,
+		    bench_workload(be)->unit, base->mode);
 	report_setf(&r, REPORT_VERDICT, "nightly check %s: %+.2f%% against the baseline",
 		    verdict_word(rep->verdict), 100 * rep->change);
 	report_set(&r, REPORT_CONFIDENCE, msg);
@@ -196,8 +198,9 @@ static void report_check(struct cmd_ctx *x, struct bench *be, int s,
 		check_junit(junit, x->range.state[s].name, CHECK_PASS, 1, msg);
 		goto out;
 	}
-	msg = xasprintf("%s: %.3f MB/s vs baseline %s %.3f MB/s: %+.2f%% (threshold %.2f%%, %s)",
-			bench_label(be, s), rep->head_v, base->name, rep->base_v, 100 * rep->change,
+	msg = xasprintf("%s: %.3f %s vs baseline %s %.3f %s: %+.2f%% (threshold %.2f%%, %s)",
+			bench_label(be, s), rep->head_v, bench_workload(be)->unit, base->name,
+			rep->base_v, bench_workload(be)->unit, 100 * rep->change,
 			100 * c->threshold, base->mode);
 	bench_params(c, &p);
 	if (rep->verdict == CHECK_PASS && bisect_small_step(&p, rep->change)) {
@@ -321,7 +324,8 @@ static int git_bisect_verdict(const struct conf *c, const char *dir, double good
 			double m = stats_median(v, n);
 			int bad = !isnan(good_above) ? m < good_above : m < bad_below;
 
-			printf("git-bisect-run: %.3f MB/s (%s): %s\n", m, bench_mode(&be),
+			printf("git-bisect-run: %.3f %s (%s): %s\n", m, bench_workload(&be)->unit,
+			       bench_mode(&be),
 			       bad ? "bad" : "good");
 			ret = bad ? EXIT_FOUND_REGRESSION : EXIT_OK;
 		}

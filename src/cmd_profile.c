@@ -299,7 +299,9 @@ void cmd_why(struct cmd_ctx *x, struct bench *be, int parent, int culprit, struc
 	double change;
 	char *what;
 
-	if (!x->conf.profile || x->conf.mode != MODE_ICOUNT || util_interrupted)
+	/* The unit of work is a tbench operation (its operation table). */
+	if (!x->conf.profile || x->conf.mode != MODE_ICOUNT || util_interrupted ||
+	    !bench_workload(be)->legacy)
 		return;
 	if (bench_profile_check(be, x->conf.profile_plugin) < 0) {
 		warning("why: no profile of the culprit (PROFILE = no skips it)");

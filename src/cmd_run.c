@@ -91,8 +91,9 @@ static int print_measured(struct cmd_ctx *x, struct bench *be, int s)
 		printf("%d\t%s\tskip\t%d failed runs\t%s\n", ts->index, ts->name, nf, bench_mode(be));
 		return EXIT_SKIP;
 	}
-	printf("%d\t%s\t%.3f MB/s\tmedian of %d (min %.3f, max %.3f)\t%s\n", ts->index, ts->name,
-	       stats_median(v, n), n, stats_min(v, n), stats_max(v, n), bench_mode(be));
+	printf("%d\t%s\t%.3f %s\tmedian of %d (min %.3f, max %.3f)\t%s\n", ts->index, ts->name,
+	       stats_median(v, n), bench_workload(be)->unit, n, stats_min(v, n), stats_max(v, n),
+	       bench_mode(be));
 	return EXIT_OK;
 }
 
@@ -233,9 +234,9 @@ static void sweep_print(struct cmd_ctx *x, struct bench *be, const struct bisect
 		char *id = cmd_state_id(s);
 
 		cmd_health_note(be, c->parent, c->state, health, sizeof(health));
-		printf("  %-11s %-24s %+7.2f%%  %.3f -> %.3f MB/s  %s%s%s%s\n",
-		       c->change < 0 ? "regression" : "improvement", bench_label(be, c->state),
-		       100 * c->change, c->from, c->to, s->subject, c->small ? "  (small)" : "",
+		printf("  %-11s %-24s %+7.2f%%  %.3f -> %.3f %s  %s%s%s%s\n",
+		       cmd_change_word(&b->p, c->change), bench_label(be, c->state),
+		       100 * c->change, c->from, c->to, bench_workload(be)->unit, s->subject, c->small ? "  (small)" : "",
 		       c->state - c->parent > 1 ? "  (after skipped states)" : "", health);
 		report_add_change(&r, id, s->subject, c->from, c->to, c->change)->small = c->small;
 		free(id);

@@ -1,6 +1,7 @@
 /* conf: the configuration, bisect.conf and -s overrides, parsed with libinih. */
 #include "conf.h"
 #include "util.h"
+#include "workload.h"
 
 #include <ini.h>
 #include <stdio.h>
@@ -28,6 +29,12 @@ static const struct key keys[] = {
 	{ "KCONFIG_BASE", K_STR, F(kconfig_base), 0, 0, "tinyconfig | defconfig | a .config file" },
 	{ "TREE", K_PATH, F(gittree), 0, 0, "kernel git repository to bisect (unset = the patch series)" },
 	{ "IMAGE_INIT", K_PATH, F(image_init), 0, 0, "guest init script" },
+	{ "BENCH_INIT", K_PATH, F(bench_init), 0, 0, "guest init script of the benchmarks other than tbench" },
+	{ "BENCH", K_STR, F(bench), 0, 0, "benchmark: tbench | hackbench | iperf3 | cyclictest | custom" },
+	{ "CUSTOM_COMMAND", K_PATH, F(custom_command), 0, 0, "BENCH = custom: a host program or script, run in the guest as /bench/custom SECONDS CLIENTS" },
+	{ "CUSTOM_REGEX", K_STR, F(custom_regex), 0, 0, "BENCH = custom: extended regular expression; its first group is the figure" },
+	{ "CUSTOM_UNIT", K_STR, F(custom_unit), 0, 0, "BENCH = custom: the figure's unit" },
+	{ "CUSTOM_BETTER", K_STR, F(custom_better), 0, 0, "BENCH = custom: higher | lower (which figure is better)" },
 	{ "PROFILE_PLUGIN", K_PATH, F(profile_plugin), 0, 0, "QEMU plugin that counts instructions for profile (built by make)" },
 	{ "PLOT_DIR", K_PATH, F(plot_dir), 0, 0, "where plots go" },
 	{ "BASELINE", K_PATH, F(baseline), 0, 0, "nightly baseline file" },
@@ -131,6 +138,10 @@ void conf_init(struct conf *c)
 	c->patches = xasprintf("%s/kpatches", home);
 	c->kconfig = xasprintf("%s/kconfig/tbench.config", home);
 	c->image_init = xasprintf("%s/images/init", home);
+	c->bench_init = xasprintf("%s/images/bench-init", home);
+	c->bench = xstrdup("tbench");
+	c->custom_unit = xstrdup("units");
+	c->custom_better = xstrdup("higher");
 	c->profile_plugin = xasprintf("%s/build/tbisect-prof.so", home);
 	c->kconfig_base = xstrdup("tinyconfig");
 	c->plot_dir = xasprintf("%s/plots", home);
@@ -249,6 +260,11 @@ static int parse_value(struct conf *c, const struct key *k, const char *dir, con
 		/* Goes onto the kernel command line: sched feature names only. */
 		if (field == &c->feat && !conf_sched_features_ok(value)) {
 			*(char **)field = xstrdup("");
+			return -1;
+		}
+		if ((field == &c->bench && !workload_known(value)) ||
+		    (field == &c->custom_better && strcmp(value, "higher") && strcmp(value, "lower"))) {
+			*(char **)field = xstrdup(field == &c->bench ? "tbench" : "higher");
 			return -1;
 		}
 		if (field == &c->kconfig_base && strcmp(value, "tinyconfig") && strcmp(value, "defconfig"))

@@ -30,7 +30,13 @@ struct conf {
 	char *kconfig;		/* config fragment merged onto the base config */
 	char *kconfig_base;	/* "tinyconfig", "defconfig" or a .config file */
 	char *gittree;		/* TREE: a kernel git repository, NULL = the series */
-	char *image_init;	/* guest init script */
+	char *image_init;	/* guest init script (tbench) */
+	char *bench_init;	/* guest init script of the other benchmarks */
+	char *bench;		/* BENCH: workload.h's name */
+	char *custom_command;	/* BENCH = custom: host program or script, NULL unset */
+	char *custom_regex;	/* its figure: the first group, NULL unset */
+	char *custom_unit;	/* "units" by default */
+	char *custom_better;	/* "higher" or "lower" */
 	char *profile_plugin;	/* PROFILE_PLUGIN: tbprof, for profile */
 	char *plot_dir;
 	char *baseline;		/* nightly baseline file */

@@ -1,7 +1,8 @@
-/* image: the guest initramfs (busybox, tbench, the libraries ldd names), reproducible. */
+/* image: the guest initramfs (busybox, the benchmark, the libraries ldd names), reproducible. */
 #include "image.h"
 #include "run.h"
 #include "util.h"
+#include "workload.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,18 +14,7 @@
 /* 2009-01-01 00:00 UTC, like KBUILD_BUILD_TIMESTAMP. */
 #define IMAGE_MTIME 1230768000
 
-struct input {
-	const char *src;
-	const char *dst;	/* path inside the image */
-	const char *package;	/* what to install when it is missing */
-};
-
-static const struct input fixed_inputs[] = {
-	{ "/bin/busybox", "bin/busybox", "busybox-static" },
-	{ "/usr/bin/tbench", "bin/tbench", "dbench" },
-	{ "/usr/bin/tbench_srv", "bin/tbench_srv", "dbench" },
-	{ "/usr/share/dbench/client.txt", "usr/share/dbench/client.txt", "dbench" },
-};
+static const struct workload_file busybox = { "/bin/busybox", "bin/busybox", "busybox-static", 0 };
 
 char **image_parse_ldd(const char *text)
 {
@@ -58,21 +48,26 @@ static void free_list(char **v)
 	free(v);
 }
 
-/* Libraries of the dynamically linked programs, deduplicated. */
-static int collect_libs(char ***out)
+/* Libraries of w's programs, deduplicated.  A custom program that ldd
+ * does not take (a script, a static binary) has none. */
+static int collect_libs(const struct workload *w, char ***out)
 {
-	const char *progs[] = { "/usr/bin/tbench", "/usr/bin/tbench_srv" };
 	char **all = xcalloc(1, sizeof(char *));
-	size_t n = 0, i;
+	size_t n = 0;
+	int i;
 
-	for (i = 0; i < ARRAY_SIZE(progs); i++) {
-		const char *argv[] = { "ldd", progs[i], NULL };
+	for (i = 0; i < w->nfiles; i++) {
+		const char *argv[] = { "ldd", w->files[i].src, NULL };
 		char *text = NULL, **libs, **l;
 
+		if (!w->files[i].program)
+			continue;
 		if (run_capture(argv, NULL, &text) != 0) {
 			free(text);
+			if (!strcmp(w->name, "custom"))
+				continue;
 			free_list(all);
-			return error("ldd %s failed (is libc-bin installed?)", progs[i]);
+			return error("ldd %s failed (is libc-bin installed?)", w->files[i].src);
 		}
 		libs = image_parse_ldd(text);
 		free(text);
@@ -93,21 +88,23 @@ static int collect_libs(char ***out)
 	return 0;
 }
 
-int image_programs(char ***out)
+int image_programs(const struct workload *w, char ***out)
 {
 	char **libs, **all;
-	size_t n = 0, i, k;
+	size_t n = 0, k;
+	int i;
 
-	if (collect_libs(&libs) < 0)
+	if (collect_libs(w, &libs) < 0)
 		return -1;
 	for (k = 0; libs[k]; k++)
 		;
-	all = xcalloc(ARRAY_SIZE(fixed_inputs) + k + 1, sizeof(char *));
-	for (i = 0; i < ARRAY_SIZE(fixed_inputs); i++)
-		if (!strncmp(fixed_inputs[i].dst, "bin/", 4))
-			all[n++] = xstrdup(fixed_inputs[i].src);
-	for (i = 0; i < k; i++)
-		all[n++] = libs[i];
+	all = xcalloc((size_t)w->nfiles + k + 2, sizeof(char *));
+	all[n++] = xstrdup(busybox.src);
+	for (i = 0; i < w->nfiles; i++)
+		if (w->files[i].program)
+			all[n++] = xstrdup(w->files[i].src);
+	for (k = 0; libs[k]; k++)
+		all[n++] = libs[k];
 	free(libs);
 	*out = all;
 	return 0;
@@ -130,27 +127,47 @@ static int stage_file(const char *stage, const char *src, const char *dst)
 	return ret;
 }
 
+/* What goes into one image. */
+struct inputs {
+	const struct workload *w;
+	const char *init;	/* the guest init script */
+	char **libs;
+};
+
+static const char *init_of(const struct conf *c, const struct workload *w)
+{
+	return w->legacy ? c->image_init : c->bench_init;
+}
+
 /* The image's content key: format version, every input file's name and
- * bytes, the init script. */
-static int image_key(const struct conf *c, char **libs, char *key)
+ * bytes, the init script, /bench/run.  tbench's key is the one it had
+ * before BENCH, so that its images and figures stand. */
+static int image_key(const struct inputs *in, char *key)
 {
 	struct util_hash *h = util_hash_new();
 	char **l;
-	size_t i;
+	int i;
 
-	util_hash_addstr(h, "tbisect-image-3");
-	for (i = 0; i < ARRAY_SIZE(fixed_inputs); i++) {
-		util_hash_addstr(h, fixed_inputs[i].dst);
-		if (util_hash_addfile(h, fixed_inputs[i].src) < 0)
+	util_hash_addstr(h, in->w->legacy ? "tbisect-image-3" : "tbisect-image-4");
+	if (!in->w->legacy)
+		util_hash_addstr(h, in->w->name);
+	util_hash_addstr(h, busybox.dst);
+	if (util_hash_addfile(h, busybox.src) < 0)
+		goto fail;
+	for (i = 0; i < in->w->nfiles; i++) {
+		util_hash_addstr(h, in->w->files[i].dst);
+		if (util_hash_addfile(h, in->w->files[i].src) < 0)
 			goto fail;
 	}
-	for (l = libs; *l; l++) {
+	for (l = in->libs; *l; l++) {
 		util_hash_addstr(h, *l);
 		if (util_hash_addfile(h, *l) < 0)
 			goto fail;
 	}
-	if (util_hash_addfile(h, c->image_init) < 0)
+	if (util_hash_addfile(h, in->init) < 0)
 		goto fail;
+	if (in->w->script)
+		util_hash_addstr(h, in->w->script);
 	util_hash_hex(h, key);
 	return 0;
 fail:
@@ -159,39 +176,56 @@ fail:
 }
 
 /* Every input present, or an error that says what to install. */
-static int check_inputs(const struct conf *c)
+static int check_inputs(const struct inputs *in)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(fixed_inputs); i++)
-		if (!util_exists(fixed_inputs[i].src))
-			return error("%s is missing; install it with: apt-get install %s",
-				     fixed_inputs[i].src, fixed_inputs[i].package);
-	if (!util_exists(c->image_init))
-		return error("guest init script %s is missing", c->image_init);
+	if (!util_exists(busybox.src))
+		return error("%s is missing; install it with: apt-get install %s", busybox.src,
+			     busybox.package);
+	if (workload_check_host(in->w) < 0)
+		return -1;
+	if (!util_exists(in->init))
+		return error("guest init script %s is missing", in->init);
 	return 0;
 }
 
 /* Copies the inputs into stage as the guest will see them.  0 or -1. */
-static int stage_tree(const struct conf *c, const char *stage, char **libs)
+static int stage_tree(const struct inputs *in, const char *stage)
 {
 	const char *dirs[] = { "proc", "sys", "dev", "tmp" };
 	char **l, *p;
 	size_t i;
+	int k;
 
 	util_rm_rf(stage);
-	for (i = 0; i < ARRAY_SIZE(fixed_inputs); i++)
-		if (stage_file(stage, fixed_inputs[i].src, fixed_inputs[i].dst) < 0)
+	if (stage_file(stage, busybox.src, busybox.dst) < 0)
+		return -1;
+	for (k = 0; k < in->w->nfiles; k++)
+		if (stage_file(stage, in->w->files[k].src, in->w->files[k].dst) < 0)
 			return -1;
-	for (l = libs; *l; l++)
+	for (l = in->libs; *l; l++)
 		if (stage_file(stage, *l, *l + 1) < 0)
 			return -1;
-	if (stage_file(stage, c->image_init, "init") < 0)
+	if (stage_file(stage, in->init, "init") < 0)
 		return -1;
+	if (in->w->script) {
+		char *d = xasprintf("%s/bench", stage);
+
+		p = xasprintf("%s/run", d);
+		k = util_mkdir_p(d) < 0 ||
+		    util_write_file_atomic(p, in->w->script, strlen(in->w->script)) < 0;
+		free(p);
+		free(d);
+		if (k)
+			return -1;
+	}
 	/* The kernel runs /init only if it is executable, whatever the mode of
-	 * the file it came from. */
+	 * the file it came from; so with a custom program. */
 	p = xasprintf("%s/init", stage);
 	if (chmod(p, 0755) < 0)
+		warning("cannot make %s executable", p);
+	free(p);
+	p = xasprintf("%s/bench/custom", stage);
+	if (util_exists(p) && chmod(p, 0755) < 0)
 		warning("cannot make %s executable", p);
 	free(p);
 	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
@@ -259,7 +293,7 @@ static int write_cpio(const char *stage, const char *list, const char *out)
 
 /* Stages the inputs and writes the archive to path (through a temporary
  * file beside it).  0 or -1. */
-static int make_image(const struct conf *c, char **libs, const char *dir, const char *path)
+static int make_image(const struct inputs *in, const char *dir, const char *path)
 {
 	char *stage = xasprintf("%s/stage.%ld", dir, (long)getpid());
 	char *list = xasprintf("%s.list", stage), *tmp = xasprintf("%s.tmp", path);
@@ -268,7 +302,7 @@ static int make_image(const struct conf *c, char **libs, const char *dir, const 
 
 	sbuf_init(&files);
 	info("image: building the guest initramfs");
-	if (util_mkdir_p(dir) < 0 || stage_tree(c, stage, libs) < 0 ||
+	if (util_mkdir_p(dir) < 0 || stage_tree(in, stage) < 0 ||
 	    stage_list(stage, &files) < 0 ||
 	    util_write_file_atomic(list, files.buf, files.len) < 0 ||
 	    write_cpio(stage, list, tmp) < 0)
@@ -289,22 +323,23 @@ out:
 	return ret;
 }
 
-int image_build(const struct conf *c, char **path, char *key)
+int image_build(const struct conf *c, const struct workload *w, char **path, char *key)
 {
-	char **libs = NULL, *dir = xasprintf("%s/images", c->workdir);
+	struct inputs in = { w, init_of(c, w), NULL };
+	char *dir = xasprintf("%s/images", c->workdir);
 	int ret = -1;
 
 	*path = NULL;
-	if (check_inputs(c) < 0 || collect_libs(&libs) < 0 || image_key(c, libs, key) < 0)
+	if (check_inputs(&in) < 0 || collect_libs(w, &in.libs) < 0 || image_key(&in, key) < 0)
 		goto out;
 	*path = xasprintf("%s/%.16s.cpio", dir, key);
-	ret = util_exists(*path) ? 0 : make_image(c, libs, dir, *path);
+	ret = util_exists(*path) ? 0 : make_image(&in, dir, *path);
 	if (ret) {
 		free(*path);
 		*path = NULL;
 	}
 out:
-	free_list(libs);
+	free_list(in.libs);
 	free(dir);
 	return ret;
 }

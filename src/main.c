@@ -24,9 +24,11 @@ static void usage(FILE *f)
 	      "  states                  list the states (index, commit, patch subject)\n"
 	      "  config                  print the effective configuration\n"
 	      "  build STATE...          build kernels (cached by content)\n"
-	      "  measure [-n RUNS] STATE...  build, boot and run tbench; print MB/s\n"
+	      "  measure [-n RUNS] STATE...  build, boot and run BENCH; print its figure\n"
 	      "  bisect [GOOD BAD]       find the first state slower than GOOD (default: bisect.conf)\n"
 	      "  culprits [GOOD BAD]     find every state that changes throughput (whole series)\n"
+	      "  impact [GOOD BAD] [--bench LIST] [--at STATE,...] [--format markdown]\n"
+	      "                          each culprit against its parent on every benchmark\n"
 	      "  sweep [GOOD BAD]        measure every state, plot the whole curve (whole series)\n"
 	      "  attribute [GOOD BAD] [--revert PATCH]...  BAD with each culprit (and suspect) reverted\n"
 	      "  baseline [STATE]        record the nightly baseline (default GOOD)\n"
@@ -65,6 +67,7 @@ static const struct command commands[] = {
 	{ "measure", cmd_measure, 1, 1 },
 	{ "bisect", cmd_bisect, 1, 1 },
 	{ "culprits", cmd_culprits, 1, 1 },
+	{ "impact", cmd_impact, 1, 1 },
 	{ "sweep", cmd_sweep, 1, 1 },
 	{ "attribute", cmd_attribute, 1, 1 },
 	{ "baseline", cmd_baseline, 1, 1 },

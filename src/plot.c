@@ -29,6 +29,7 @@ void plot_release(struct plot *p)
 	free(p->row);
 	free(p->dir);
 	free(p->name);
+	free(p->ylabel);
 	free(p->title);
 	free(p->xlabel);
 	memset(p, 0, sizeof(*p));
@@ -172,7 +173,8 @@ static void script(struct plot *p, struct sbuf *sb, const char *term, const char
 {
 	sbuf_addf(sb, "set terminal %s\nset output '%s.%s'\n", term, p->name, ext);
 	title(p, sb);
-	sbuf_addf(sb, "set xlabel \"%s\"\nset ylabel \"tbench throughput, MB/s\"\n", p->xlabel);
+	sbuf_addf(sb, "set xlabel \"%s\"\nset ylabel \"%s\"\n", p->xlabel,
+		  p->ylabel ? p->ylabel : "tbench throughput, MB/s (higher is better)");
 	sbuf_addstr(sb, "set grid ytics\nset datafile separator '\\t'\n"
 			"set key outside right top vertical Left reverse noenhanced box spacing 1.2\n"
 			"set offsets graph 0.04, graph 0.04, graph 0.1, graph 0.1\n"

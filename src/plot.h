@@ -42,6 +42,7 @@ struct plot_row {
 
 struct plot {
 	char *dir, *name, *title, *xlabel;
+	char *ylabel;		/* NULL: tbench throughput, MB/s */
 	int xtime;		/* x is a Unix time (history plot) */
 	double baseline;	/* drawn as a line when not NAN */
 	struct plot_row *row;

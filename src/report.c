@@ -12,7 +12,8 @@
 
 static const char *const names[REPORT_NFIELDS] = {
 	"command", "date", "version", "source", "good", "bad", "mode", "settings", "verdict",
-	"culprit", "subject", "confidence", "cost", "plot", "reproduce", "health"
+	"culprit", "subject", "confidence", "cost", "plot", "reproduce", "health",
+	"bench", "unit"
 };
 
 static const char *get(const struct report *r, enum report_field k)
@@ -219,13 +220,16 @@ char *report_quote_argv(int argc, const char *const *argv)
 /* The changes as a table: text columns, or a markdown table. */
 static void format_changes(const struct report *r, int md, struct sbuf *out)
 {
+	const char *u = *get(r, REPORT_UNIT) ? get(r, REPORT_UNIT) : "MB/s";
 	int i;
 
 	if (!r->nchg)
 		return;
-	sbuf_addstr(out, md ? "\n| change | before (MB/s) | after (MB/s) | at | subject |\n"
-			      "|---:|---:|---:|---|---|\n"
-			    : "\n    change   before MB/s   after MB/s  at            subject\n");
+	if (md)
+		sbuf_addf(out, "\n| change | before (%s) | after (%s) | at | subject |\n"
+			       "|---:|---:|---:|---|---|\n", u, u);
+	else
+		sbuf_addf(out, "\n    change  %7s before  %7s after  at            subject\n", u, u);
 	for (i = 0; i < r->nchg; i++) {
 		const struct report_change *c = &r->chg[i];
 
@@ -262,17 +266,18 @@ void report_format(const struct report *r, enum report_format fmt, struct sbuf *
 		enum report_field k;
 		const char *label;
 	} rows[] = {
-		{ REPORT_SOURCE, "source" }, { REPORT_GOOD, "good" }, { REPORT_BAD, "bad" },
+		{ REPORT_SOURCE, "source" }, { REPORT_BENCH, "benchmark" }, { REPORT_GOOD, "good" }, { REPORT_BAD, "bad" },
 		{ REPORT_MODE, "mode" }, { REPORT_SETTINGS, "settings" },
 		{ REPORT_CONFIDENCE, "confidence" }, { REPORT_HEALTH, "guest" }, { REPORT_COST, "cost" },
 		{ REPORT_DATE, "date" }, { REPORT_PLOT, "plot" },
 	};
 	size_t i;
 
-	if (md)
-		sbuf_addf(out, "## tbench: %s\n\n", get(r, REPORT_VERDICT));
-	else
-		sbuf_addf(out, "tbench: %s\n\n", get(r, REPORT_VERDICT));
+	const char *name = *get(r, REPORT_BENCH) ? get(r, REPORT_BENCH) : "tbench";
+	size_t n = strcspn(name, ":");
+
+	sbuf_addf(out, md ? "## %.*s: %s\n\n" : "%.*s: %s\n\n", (int)n, name,
+		  get(r, REPORT_VERDICT));
 	if (*get(r, REPORT_CULPRIT)) {
 		sbuf_addf(out, md ? "**first bad:** `%s` %s\n\n" : "first bad: %s %s\n\n",
 			  get(r, REPORT_CULPRIT), get(r, REPORT_SUBJECT));

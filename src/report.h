@@ -42,6 +42,8 @@ enum report_field {
 	REPORT_PLOT,		/* PNG path */
 	REPORT_REPRODUCE,	/* the exact command line */
 	REPORT_HEALTH,		/* the guests' kernel logs at the ends (cmd_report_health) */
+	REPORT_BENCH,		/* the benchmark's name, "" read as tbench */
+	REPORT_UNIT,		/* its figure's unit, "" read as MB/s */
 	REPORT_NFIELDS
 };
 
@@ -49,7 +51,7 @@ enum report_format { REPORT_TEXT, REPORT_MARKDOWN };
 
 struct report_change {
 	char *id, *subject;
-	double from, to, change;	/* MB/s before and after; relative */
+	double from, to, change;	/* the figure before and after (REPORT_UNIT); relative */
 	int small;		/* above the floor, not above the threshold */
 };
 

@@ -37,7 +37,7 @@ struct field {
 static const struct field fields[] = {
 	{ "key", F_KEY, R(key) },		{ "state", F_INT, R(state) },
 	{ "name", F_STR, R(name) },		{ "subject", F_STR, R(subject) },
-	{ "status", F_STATUS, R(ok) },		{ "mbps", F_MBPS, R(mbps) },
+	{ "status", F_STATUS, R(ok) },		{ "mbps", F_MBPS, R(value) },
 	{ "mode", F_STR, R(mode) },		{ "accel", F_STR, R(accel) },
 	{ "shift", F_LONG, R(shift) },		{ "clients", F_LONG, R(clients) },
 	{ "seconds", F_LONG, R(seconds) },	{ "build_s", F_SECS, R(build_s) },
@@ -347,7 +347,7 @@ int store_samples(const struct store *s, const char *key, double **v, int *nfail
 			continue;
 		}
 		*v = xrealloc(*v, (size_t)(n + 1) * sizeof(double));
-		(*v)[n++] = s->rec[i].mbps;
+		(*v)[n++] = s->rec[i].value;
 	}
 	return n;
 }

@@ -32,7 +32,8 @@ struct store_rec {
 				 * or the target's ("6-minus-<commit>") */
 	char *subject;
 	int ok;
-	double mbps;
+	double value;		/* the figure, in the benchmark's unit (column "mbps",
+				 * its name before BENCH) */
 	char *mode;		/* icount | wallclock */
 	char *accel;		/* tcg | kvm */
 	long shift, clients, seconds;

@@ -20,6 +20,7 @@ const char *vm_status_name(enum vm_status s)
 	case VM_BAD_RESULT: return "bad-result";
 	case VM_BAD_GUEST: return "bad-guest";
 	case VM_QEMU_FAIL: return "qemu-failed";
+	case VM_NO_FIGURE: return "no-figure";
 	}
 	return "unknown";
 }
@@ -268,7 +269,60 @@ void vm_check_guest(const struct vm_opts *o, struct vm_result *r)
 	}
 }
 
-void vm_parse_console(const char *text, int probe, struct vm_result *r)
+/* The benchmark's output: the TBISECT-OUT lines, without the marker, one
+ * per line (\r dropped).  Caller frees. */
+static char *bench_output(const char *text)
+{
+	static const char mark[] = "TBISECT-OUT ";
+	const char *p = text;
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	while ((p = strstr(p, mark))) {
+		size_t n;
+
+		if (p != text && p[-1] != '\n' && p[-1] != '\r') {
+			p += sizeof(mark) - 1;
+			continue;
+		}
+		p += sizeof(mark) - 1;
+		n = strcspn(p, "\r\n");
+		sbuf_add(&sb, p, n);
+		sbuf_addstr(&sb, "\n");
+		p += n;
+	}
+	return sbuf_detach(&sb);
+}
+
+/* A benchmark run by images/bench-init: "TBISECT-RESULT rc=N" (line),
+ * then its figure from the output by wl's regex. */
+static void parse_figure(const char *text, const char *line, const struct workload *wl,
+			 struct vm_result *r)
+{
+	char *out = bench_output(text), buf[256];
+	long code;
+
+	copy_line(buf, sizeof(buf), line);
+	if (strncmp(buf, "TBISECT-RESULT rc=", 18) || token_long(buf + 18, &code) < 0) {
+		r->status = VM_BAD_RESULT;
+		snprintf(r->reason, sizeof(r->reason), "bad result line: %.200s", buf);
+	} else if (code != 0) {
+		const char *last = out + strlen(out);
+
+		while (last > out && last[-1] == '\n')
+			last--;
+		while (last > out && last[-1] != '\n')
+			last--;
+		r->status = VM_BAD_RESULT;
+		snprintf(r->reason, sizeof(r->reason), "%s exited %ld: %.*s", wl->name, code,
+			 (int)strcspn(last, "\n"), last);
+	} else if (workload_parse(wl, out, &r->value, r->reason, sizeof(r->reason)) < 0) {
+		r->status = VM_NO_FIGURE;
+	}
+	free(out);
+}
+
+void vm_parse_console(const char *text, int probe, const struct workload *wl, struct vm_result *r)
 {
 	static const char *const fatal[] = { "Kernel panic - not syncing", "Oops:", "BUG: ",
 					     "general protection fault", "Unable to handle kernel" };
@@ -276,7 +330,7 @@ void vm_parse_console(const char *text, int probe, struct vm_result *r)
 	size_t i;
 
 	r->status = VM_OK;
-	r->mbps = 0;
+	r->value = 0;
 	r->reason[0] = '\0';
 	parse_guest(text, r);
 	r->ops = parse_ops(text);
@@ -308,6 +362,10 @@ void vm_parse_console(const char *text, int probe, struct vm_result *r)
 		snprintf(r->reason, sizeof(r->reason), "guest printed no result line");
 		return;
 	}
+	if (wl && !wl->legacy) {
+		parse_figure(text, p, wl, r);
+		return;
+	}
 	{
 		char line[256], *m, *rc, *end;
 		double v;
@@ -332,7 +390,7 @@ void vm_parse_console(const char *text, int probe, struct vm_result *r)
 			snprintf(r->reason, sizeof(r->reason), "tbench failed: %.200s", line);
 			return;
 		}
-		r->mbps = v;
+		r->value = v;
 	}
 }
 
@@ -470,7 +528,7 @@ int vm_finish(struct vm_job *j, struct vm_result *r)
 	} else {
 		text = xstrdup("");
 	}
-	vm_parse_console(text, o->probe, r);
+	vm_parse_console(text, o->probe, o->wl, r);
 	vm_check_guest(o, r);
 	if (st == RUN_ERR_TIMEOUT && r->status != VM_PANIC) {
 		r->status = VM_TIMEOUT;

@@ -11,7 +11,7 @@
  *	struct vm_opts o; struct vm_result r;
  *	vm_opts_init(&o, &conf);  o.kernel = ...; o.initrd = ...; o.log = ...;
  *	if (vm_run(&o, &r) < 0) ... tool failure or interrupt (reported)
- *	if (r.status == VM_OK) use r.mbps; else r.reason says why
+ *	if (r.status == VM_OK) use r.value; else r.reason says why
  *
  * Several VMs at once (icount runs do not disturb each other's figures):
  *	struct vm_job j[2];
@@ -24,6 +24,7 @@
 
 #include "conf.h"
 #include "run.h"
+#include "workload.h"
 
 enum vm_status {
 	VM_OK = 0,
@@ -33,6 +34,8 @@ enum vm_status {
 	VM_BAD_RESULT,	/* result line present but unusable */
 	VM_BAD_GUEST,	/* guest's CPUs or cgroup are not what was asked */
 	VM_QEMU_FAIL,	/* QEMU exited with an error */
+	VM_NO_FIGURE,	/* the benchmark ran and exited 0, but its output holds
+			 * no figure its regex finds: a setup error */
 };
 
 struct vm_opts {
@@ -46,13 +49,15 @@ struct vm_opts {
 	const char *feat;
 	double timeout;
 	int probe;		/* boot only, print a probe line and exit */
+	const struct workload *wl;	/* the benchmark (NULL or legacy: tbench's
+				 * "TBISECT-RESULT rc=N mbps=X" line) */
 	const char *plugin;	/* a TCG plugin and its arguments for -plugin
 				 * ("tbisect-prof.so,out=FILE"), NULL: none */
 };
 
 struct vm_result {
 	enum vm_status status;
-	double mbps;
+	double value;		/* the figure, in the benchmark's unit */
 	long ops;		/* tbench operations the run finished (the sum of
 				 * its operation table), -1 when not printed */
 	long kerrors;		/* the kernel's errors and warnings in its log
@@ -100,10 +105,13 @@ void vm_job_release(struct vm_job *j);
  * "WARNING:" line (level 4; the rest of a splat is not counted again). */
 int vm_klog_counts(const char *record);
 /* Pure console parser, used by vm_run() and the unit tests: fills
- * status/mbps/ops/kerrors/kerror/reason/kernel_release from the console
+ * status/value/ops/kerrors/kerror/reason/kernel_release from the console
  * text.  The guest prints its kernel log after the result, one record per
- * "TBISECT-KLOG <N>text" line. */
-void vm_parse_console(const char *text, int probe, struct vm_result *r);
+ * "TBISECT-KLOG <N>text" line.  wl: the benchmark; NULL or tbench read
+ * "TBISECT-RESULT rc=N mbps=X", the others "TBISECT-RESULT rc=N" and the
+ * figure from their TBISECT-OUT lines (workload_parse()). */
+void vm_parse_console(const char *text, int probe, const struct workload *wl,
+		      struct vm_result *r);
 /* Pure: a VM_OK run whose guest reported another CPU count than o->smp,
  * or another cgroup depth than o->cgroup_depth, becomes VM_BAD_GUEST with
  * the reason.  A probe run is not checked. */

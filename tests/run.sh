@@ -298,6 +298,46 @@ check "bisect again: resumed, no new runs" test "$st" = 0 -a "$(nlines)" = "$n1"
 tb bisect 1 4
 check "bisect 1 4 (no regression between them): exit 3, says so" test "$st" = 3 -a -n "$(grep "^no regression" "$T/out")"
 
+# --- benchmarks beyond tbench: each with its unit and direction, its figure
+# as the run measured it; a worse lower-is-better figure is a regression.
+tb -s BENCH=nosuchbench measure 4
+check "BENCH=nosuchbench: exit 2 before anything is built, the known benchmarks named" \
+  test "$st" = 2 -a -n "$(grep "bad value for BENCH (benchmark: tbench | hackbench" "$T/out")" -a -z "$(grep "build:" "$T/out")"
+n2=$(nlines)
+tb -s BENCH=hackbench measure 4 5
+hb4=$(awk -F'\t' '$1=="4"{print $3}' "$T/out"); hb5=$(awk -F'\t' '$1=="5"{print $3}' "$T/out")
+run4=$(sed -n 's/^tbisect: run: 4 ([^)]*): \([0-9.]*\) s (.*/\1/p' "$T/out")
+check "hackbench measure 4 5: figures in s, as the runs measured them ($hb4, $hb5; run line $run4)" \
+  test "$st" = 0 -a "${hb4#* }" = s -a "${hb5#* }" = s -a "${hb4% *}" = "$run4" -a "$(nlines)" = $((n2 + 2))
+tb -s BENCH=hackbench -s THRESHOLD=2% bisect 4 5
+hchg=$(awk -v a="${hb4% *}" -v b="${hb5% *}" 'BEGIN{printf "%+.2f", 100 * (b - a) / a}')
+check "hackbench bisect 4 5: its time rose ($hchg%), a regression: culprit 5, lower is better" \
+  test "$st" = 0 -a -n "$(grep "^first bad state: 5 " "$T/out")" \
+       -a -n "$(grep -- "^time: ${hb5% *} s at the culprit, ${hb4% *} s at its parent .*: $hchg% (lower is better)" "$T/out")" \
+       -a "${hchg#+}" != "$hchg" -a "$(nlines)" = $((n2 + 2))
+tb report
+check "report of the hackbench bisect names the benchmark and its unit" \
+  test -n "$(grep "^hackbench: $hchg% time regression" "$T/out")" -a -n "$(grep "^benchmark *hackbench: time, s, lower is better" "$T/out")"
+cat >"$T/hrtick.sh" <<'SH'
+#!/bin/sh
+# A custom benchmark: a score that the hrtick patch (state 5) raises.
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+if grep -qw HRTICK /sys/kernel/debug/sched/features; then echo "score: 2 (hrtick)"; else echo "score: 1"; fi
+SH
+custom() { tb -s BENCH=custom -s "CUSTOM_COMMAND=$T/hrtick.sh" -s CUSTOM_BETTER=lower -s CUSTOM_UNIT=points "$@"; }
+custom -s 'CUSTOM_REGEX=score: ([0-9]+)' bisect 4 6
+check "custom script and regex bisect 4 6: the score rises at 5, lower is better: culprit 5 (exit $st)" \
+  test "$st" = 0 -a -n "$(grep "^first bad state: 5 " "$T/out")" \
+       -a -n "$(grep -- "^figure: 2.000 points at the culprit, 1.000 points at its parent 4 .*: +100.00% (lower is better)" "$T/out")"
+n3=$(nlines)
+custom -s 'CUSTOM_REGEX=hits: ([0-9]+)' measure 4
+check "custom regex that never matches: exit 2, says what it read, records nothing" \
+  test "$st" = 2 -a -n "$(grep "no match for /hits: (\[0-9\]+)/ in the output: 'score: 1" "$T/out")" -a "$(nlines)" = "$n3"
+tb impact --at 5 --bench tbench,hackbench
+check "impact --at 5: tbench $chg% worse and hackbench $hchg% worse, from the runs measured, no new run (exit $st)" \
+  test "$st" = 0 -a -n "$(grep -- "^5 sched: .* $chg% worse *$hchg% worse" "$T/out")" -a "$(nlines)" = "$n3" \
+       -a -s "$T/plots/impact.png"
+
 # --- profile: where the hrtick patch's instructions go, per tbench operation.
 # Machine-readable output is stdout alone (progress goes to stderr).
 tbo() { "$BIN" -c "$T/test.conf" "$@" >"$T/out" 2>"$T/err"; st=$?; }

@@ -28,6 +28,7 @@
 #include "tree.h"
 #include "util.h"
 #include "vm.h"
+#include "workload.h"
 
 #include <csv.h>
 #include <elf.h>
@@ -186,8 +187,8 @@ static void test_console(void)
 
 	memset(&r, 0, sizeof(r));
 	vm_parse_console("boot\nTBISECT-BEGIN x\nTBISECT-KERNEL x 6.1.0 #1\nThroughput 99.5 MB/sec\n"
-			 "TBISECT-RESULT x rc=0 mbps=99.5 clients=2 seconds=3\nTBISECT-END x\n", 0, &r);
-	CHECK(r.status == VM_OK && fabs(r.mbps - 99.5) < 1e-9);
+			 "TBISECT-RESULT x rc=0 mbps=99.5 clients=2 seconds=3\nTBISECT-END x\n", 0, NULL, &r);
+	CHECK(r.status == VM_OK && fabs(r.value - 99.5) < 1e-9);
 	CHECK(!strncmp(r.kernel_release, "x 6.1.0", 7));
 	CHECK(r.ops == -1);	/* no operation table */
 	CHECK(r.kerrors == -1);	/* no kernel log printed */
@@ -199,10 +200,10 @@ static void test_console(void)
 			 "TBISECT-KLOG <4>Call Trace:\n"
 			 "TBISECT-KLOG <12>WARNING: written to /dev/kmsg by user space\n"
 			 "TBISECT-KLOG <5>Unknown kernel command line parameters\n"
-			 "TBISECT-END\n", 0, &r);
+			 "TBISECT-END\n", 0, NULL, &r);
 	CHECK(r.status == VM_OK && r.kerrors == 2);
 	CHECK(!strcmp(r.kerror, "ACPI Error: AE_BAD_PARAMETER, During Region initialization"));
-	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT rc=0 mbps=81.1\nTBISECT-KLOG <6>Linux\n", 0, &r);
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT rc=0 mbps=81.1\nTBISECT-KLOG <6>Linux\n", 0, NULL, &r);
 	CHECK(r.kerrors == 0 && r.kerror[0] == '\0');
 	CHECK(vm_klog_counts("<0>Kernel panic") && vm_klog_counts("<2>BUG: x") && !vm_klog_counts("<4>x") &&
 	      !vm_klog_counts("<11>user error") && !vm_klog_counts("<3") && !vm_klog_counts("3>x"));
@@ -210,29 +211,29 @@ static void test_console(void)
 			 " ----------------------------------------\r\n"
 			 " NTCreateX       8859     0.145     0.287\r\n"
 			 " ReadX          13645     0.143     0.279\r\n\r\n"
-			 "Throughput 81.1 MB/sec\r\nTBISECT-RESULT rc=0 mbps=81.1\r\n", 0, &r);
+			 "Throughput 81.1 MB/sec\r\nTBISECT-RESULT rc=0 mbps=81.1\r\n", 0, NULL, &r);
 	CHECK(r.status == VM_OK && r.ops == 8859 + 13645);
 	vm_parse_console("TBISECT-BEGIN\n Operation  Count\n ---\n ReadX 12x 0.1 0.2\n\n"
-			 "TBISECT-RESULT rc=0 mbps=81.1\n", 0, &r);
+			 "TBISECT-RESULT rc=0 mbps=81.1\n", 0, NULL, &r);
 	CHECK(r.ops == -1);	/* a count that is not a number */
-	vm_parse_console("TBISECT-BEGIN\n[ 1.0] Kernel panic - not syncing: Attempted to kill init!\n", 0, &r);
+	vm_parse_console("TBISECT-BEGIN\n[ 1.0] Kernel panic - not syncing: Attempted to kill init!\n", 0, NULL, &r);
 	CHECK(r.status == VM_PANIC && strstr(r.reason, "Kernel panic"));
-	vm_parse_console("TBISECT-BEGIN x\nTBISECT-END x\n", 0, &r);
+	vm_parse_console("TBISECT-BEGIN x\nTBISECT-END x\n", 0, NULL, &r);
 	CHECK(r.status == VM_NO_RESULT);
-	vm_parse_console("SeaBIOS\n", 0, &r);
+	vm_parse_console("SeaBIOS\n", 0, NULL, &r);
 	CHECK(r.status == VM_NO_RESULT);
-	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT x rc=0 mbps=none clients=2\n", 0, &r);
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT x rc=0 mbps=none clients=2\n", 0, NULL, &r);
 	CHECK(r.status == VM_BAD_RESULT);
-	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT x rc=0 mbps=12abc clients=2\n", 0, &r);
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT x rc=0 mbps=12abc clients=2\n", 0, NULL, &r);
 	CHECK(r.status == VM_BAD_RESULT);
-	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT x rc=1 mbps=10 clients=2\n", 0, &r);
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT x rc=1 mbps=10 clients=2\n", 0, NULL, &r);
 	CHECK(r.status == VM_BAD_RESULT);
-	vm_parse_console("TBISECT-BEGIN\nTBISECT-PROBE x ok\n", 1, &r);
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-PROBE x ok\n", 1, NULL, &r);
 	CHECK(r.status == VM_NO_RESULT);	/* probe line carries the word after the marker */
-	vm_parse_console("TBISECT-BEGIN\nTBISECT-PROBE ok\n", 1, &r);
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-PROBE ok\n", 1, NULL, &r);
 	CHECK(r.status == VM_OK);
 	/* A result line that is not at the start of a line does not count. */
-	vm_parse_console("TBISECT-BEGIN\nnoise TBISECT-RESULT x rc=0 mbps=5\n", 0, &r);
+	vm_parse_console("TBISECT-BEGIN\nnoise TBISECT-RESULT x rc=0 mbps=5\n", 0, NULL, &r);
 	CHECK(r.status == VM_NO_RESULT);
 }
 
@@ -265,7 +266,7 @@ static struct store_rec mkrec(double mbps, int ok)
 	r.name = "0003-x.patch";
 	r.subject = "sched: a\tsubject";
 	r.ok = ok;
-	r.mbps = mbps;
+	r.value = mbps;
 	r.mode = "icount";
 	r.accel = "tcg";
 	r.reason = ok ? "-" : "panic";
@@ -337,7 +338,7 @@ static void test_store(void)
 
 	store_init(&s, "mem");
 	CHECK(store_parse(&s, line) == 0 && s.n == 1 && s.torn == 0);
-	CHECK(s.n == 1 && fabs(s.rec[0].mbps - 101.25) < 1e-9 && !strcmp(s.rec[0].subject, "sched: a subject"));
+	CHECK(s.n == 1 && fabs(s.rec[0].value - 101.25) < 1e-9 && !strcmp(s.rec[0].subject, "sched: a subject"));
 	store_release(&s);
 	/* Torn last line (no newline) and a corrupted line are ignored. */
 	text = xasprintf("%s%.*s", line, (int)strlen(line) - 5, line);
@@ -663,45 +664,45 @@ static void test_guest_check(void)
 	memset(&r, 0, sizeof(r));
 	o.smp = 2;
 	o.cgroup_depth = 3;
-	vm_parse_console(ok, 0, &r);
+	vm_parse_console(ok, 0, NULL, &r);
 	CHECK(r.guest_cpus == 2 && r.cgroup_depth == 3);
 	vm_check_guest(&o, &r);
 	CHECK(r.status == VM_OK);
 	/* The SMP = 2 guest that booted one CPU (no ACPI) fails, and says why. */
 	vm_parse_console("TBISECT-BEGIN\nTBISECT-CPUS 1\nTBISECT-CGROUP 0::/a/b/c\n"
-			 "TBISECT-RESULT rc=0 mbps=50.5\n", 0, &r);
+			 "TBISECT-RESULT rc=0 mbps=50.5\n", 0, NULL, &r);
 	vm_check_guest(&o, &r);
 	CHECK(r.status == VM_BAD_GUEST && strstr(r.reason, "saw 1 CPU, SMP = 2"));
 	/* Root cgroup when 3 levels were asked; no cgroups at all is the root. */
 	vm_parse_console("TBISECT-BEGIN\nTBISECT-CPUS 2\nTBISECT-CGROUP 0::/\n"
-			 "TBISECT-RESULT rc=0 mbps=50.5\n", 0, &r);
+			 "TBISECT-RESULT rc=0 mbps=50.5\n", 0, NULL, &r);
 	CHECK(r.cgroup_depth == 0);
 	vm_check_guest(&o, &r);
 	CHECK(r.status == VM_BAD_GUEST && strstr(r.reason, "0 cgroup levels"));
 	vm_parse_console("TBISECT-BEGIN\nTBISECT-CPUS 1\nTBISECT-CGROUP none\n"
-			 "TBISECT-RESULT rc=0 mbps=50.5\n", 0, &r);
+			 "TBISECT-RESULT rc=0 mbps=50.5\n", 0, NULL, &r);
 	o.smp = 1;
 	o.cgroup_depth = 0;
 	vm_check_guest(&o, &r);
 	CHECK(r.status == VM_OK && r.cgroup_depth == 0);
 	/* An empty cgroup line (cgroup2 never mounted) is not the root. */
 	vm_parse_console("TBISECT-BEGIN\nTBISECT-CPUS 1\nTBISECT-CGROUP \n"
-			 "TBISECT-RESULT rc=0 mbps=50.5\n", 0, &r);
+			 "TBISECT-RESULT rc=0 mbps=50.5\n", 0, NULL, &r);
 	vm_check_guest(&o, &r);
 	CHECK(r.cgroup_depth == -1 && r.status == VM_BAD_GUEST && strstr(r.reason, "no cgroup"));
 	/* An init that prints no count (an old IMAGE_INIT) is not taken for 1. */
-	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT rc=0 mbps=50.5\n", 0, &r);
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT rc=0 mbps=50.5\n", 0, NULL, &r);
 	vm_check_guest(&o, &r);
 	CHECK(r.guest_cpus == -1 && r.status == VM_BAD_GUEST);
-	vm_parse_console("TBISECT-BEGIN\nTBISECT-CPUS 2x\nTBISECT-RESULT rc=0 mbps=1\n", 0, &r);
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-CPUS 2x\nTBISECT-RESULT rc=0 mbps=1\n", 0, NULL, &r);
 	CHECK(r.guest_cpus == -1);
 	/* rc is parsed strictly: "rc=0x" is not success. */
-	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT rc=0x mbps=10\n", 0, &r);
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT rc=0x mbps=10\n", 0, NULL, &r);
 	CHECK(r.status == VM_BAD_RESULT);
 	/* A probe run is not checked. */
 	o.probe = 1;
 	o.smp = 4;
-	vm_parse_console("TBISECT-BEGIN\nTBISECT-PROBE ok\n", 1, &r);
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-PROBE ok\n", 1, NULL, &r);
 	vm_check_guest(&o, &r);
 	CHECK(r.status == VM_OK);
 }
@@ -964,6 +965,12 @@ static void test_check(void)
 	b.major = 7;
 	CHECK((why = check_incompatible(&a, &b)) != NULL && strstr(why, "major"));
 	free(why);
+	/* A baseline names its benchmark: another's is refused first. */
+	free(b.params);
+	b.params = xstrdup("clients=2 seconds=3 bench=hackbench");
+	CHECK((why = check_incompatible(&a, &b)) != NULL &&
+	      strstr(why, "baseline is of benchmark tbench, this check runs hackbench"));
+	free(why);
 	check_baseline_release(&b);
 	free(text);
 	CHECK(check_baseline_parse(&b, "bl", "garbage\n") < 0);
@@ -1196,7 +1203,7 @@ static void test_export_jsonl(void)
 			CHECK(json_integer_value(json_object_get(o, "guest_cpus")) == s.rec[n].guest_cpus);
 			CHECK(!strcmp(json_string_value(json_object_get(o, "subject")), s.rec[n].subject));
 			CHECK(json_integer_value(json_object_get(o, "state")) == n);
-			CHECK(fabs(json_real_value(json_object_get(o, "mbps")) - s.rec[n].mbps) < 1e-9);
+			CHECK(fabs(json_real_value(json_object_get(o, "mbps")) - s.rec[n].value) < 1e-9);
 		}
 		json_decref(o);
 		n++;
@@ -1962,6 +1969,128 @@ static void test_cppfilter(void)
 	free(fa);
 }
 
+
+/* The benchmarks' parsers on the output their programs print. */
+static void test_workload(void)
+{
+	static const struct {
+		const char *bench, *out;
+		double want;
+	} cases[] = {
+		{ "hackbench", "Running in process mode with 4 groups using 40 file descriptors each (== 160 tasks)\n"
+			       "Each sender will pass 50 messages of 100 bytes\nTime: 1.744\n", 1.744 },
+		{ "iperf3", "[  5]   0.00-2.00   sec  1.84 GBytes  7922 Mbits/sec    0             sender\n"
+			    "[  5]   0.00-2.00   sec  1.84 GBytes  7878 Mbits/sec                  receiver\n", 7878 },
+		{ "cyclictest", "# /dev/cpu_dma_latency set to 0us\nERROR: shm_open No such file or directory\n"
+				"T: 0 (  353) P:80 I:1000 C:   2000 Min:   4012 Act: 4210 Avg: 4305 Max:  7120\n", 4305 },
+	};
+	struct conf c;
+	struct workload w;
+	struct vm_result r;
+	char why[256];
+	double v;
+	size_t i;
+
+	conf_init(&c);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		free(c.bench);
+		c.bench = xstrdup(cases[i].bench);
+		CHECK(workload_init(&w, &c) == 0);
+		CHECK(workload_parse(&w, cases[i].out, &v, why, sizeof(why)) == 0 && v == cases[i].want);
+		CHECK(w.lower_better == workload_lower(&c) && !w.legacy);
+		workload_release(&w);
+	}
+	CHECK(workload_lower(&c) == 1);	/* cyclictest: a latency */
+	free(c.bench);
+	c.bench = xstrdup("hackbench");
+	CHECK(workload_init(&w, &c) == 0);
+	/* The figure from the TBISECT-OUT lines only; a failed benchmark and
+	 * output without the figure say what they read. */
+	vm_parse_console("TBISECT-BEGIN\nTime: 9.0\nTBISECT-OUT Each sender\r\nTBISECT-OUT Time: 2.5\r\n"
+			 "TBISECT-RESULT rc=0\n", 0, &w, &r);
+	CHECK(r.status == VM_OK && r.value == 2.5);
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-OUT Time: 2.5\nTBISECT-OUT hackbench: fork failed\n"
+			 "TBISECT-RESULT rc=1\n", 0, &w, &r);
+	CHECK(r.status == VM_BAD_RESULT && strstr(r.reason, "exited 1: hackbench: fork failed"));
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-OUT Tim: 2.5\nTBISECT-RESULT rc=0\n", 0, &w, &r);
+	CHECK(r.status == VM_NO_FIGURE && strstr(r.reason, "Tim: 2.5"));
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-OUT Time: 0\nTBISECT-RESULT rc=0\n", 0, &w, &r);
+	CHECK(r.status == VM_NO_FIGURE && strstr(r.reason, "not a number > 0"));
+	workload_release(&w);
+	/* tbench reads its own result line, as before BENCH. */
+	free(c.bench);
+	c.bench = xstrdup("tbench");
+	CHECK(workload_init(&w, &c) == 0 && w.legacy && !workload_lower(&c));
+	vm_parse_console("TBISECT-BEGIN\nTBISECT-RESULT rc=0 mbps=81.1\n", 0, &w, &r);
+	CHECK(r.status == VM_OK && r.value == 81.1);
+	workload_release(&w);
+	/* custom: its keys, its direction, a regex without a group refused. */
+	free(c.bench);
+	c.bench = xstrdup("custom");
+	CHECK(workload_init(&w, &c) == -1);	/* no CUSTOM_COMMAND */
+	c.custom_command = xstrdup("/bin/true");
+	CHECK(workload_init(&w, &c) == -1);	/* no CUSTOM_REGEX */
+	c.custom_regex = xstrdup("ops [0-9]+");
+	CHECK(workload_init(&w, &c) == -1);	/* no group */
+	free(c.custom_regex);
+	c.custom_regex = xstrdup("took ([0-9.]+) ms");
+	free(c.custom_better);
+	c.custom_better = xstrdup("lower");
+	CHECK(workload_init(&w, &c) == 0 && w.lower_better && workload_lower(&c));
+	CHECK(workload_parse(&w, "warm\ntook 12.5 ms\ntook 3 ms\n", &v, why, sizeof(why)) == 0 && v == 12.5);
+	CHECK(workload_parse(&w, "took 1e3x ms\n", &v, why, sizeof(why)) == -1);
+	workload_release(&w);
+	CHECK(conf_set(&c, "-s", "BENCH=nosuchbench") == -1 && !workload_known("nosuchbench"));
+	CHECK(conf_set(&c, "-s", "CUSTOM_BETTER=smaller") == -1);
+	CHECK(conf_set(&c, "-s", "BENCH=iperf3") == 0 && workload_known("iperf3"));
+	conf_release(&c);
+}
+
+/* A lower-is-better figure (a time): the rise is the regression, found
+ * at every position; a fall is "BAD better", nothing to bisect. */
+static void test_bisect_lower_better(void)
+{
+	struct bisect_params p;
+	int len = 17, c, ok = 1;
+	double change, pval;
+	const double base[] = { 100, 100.1 }, slow[] = { 103, 103.1 }, fast[] = { 97, 97.1 };
+
+	bisect_params_default(&p);
+	p.lower_better = 1;
+	for (c = 1; c < len; c++) {
+		struct sim s;
+		struct bisect b;
+		struct bisect_result res;
+
+		setup_sim(&s, len, c, -0.05, 0, (unsigned long)c);	/* +5%: slower */
+		bisect_init(&b, &sim_ops, &s, len, &p);
+		bisect_run(&b, 0, len - 1, &res);
+		ok &= res.status == BISECT_FOUND && res.culprit == c && res.change > 0;
+		bisect_result_release(&res);
+		bisect_release(&b);
+		sim_release(&s);
+	}
+	CHECK(ok);
+	{
+		struct sim s;
+		struct bisect b;
+		struct bisect_result res;
+
+		setup_sim(&s, len, 5, 0.05, 0, 1);	/* -5%: faster */
+		bisect_init(&b, &sim_ops, &s, len, &p);
+		bisect_run(&b, 0, len - 1, &res);
+		CHECK(res.status == BISECT_NOT_SLOWER && res.change < 0);
+		bisect_result_release(&res);
+		bisect_release(&b);
+		sim_release(&s);
+	}
+	CHECK(bisect_worse(&p, 0.02) && !bisect_worse(&p, -0.02));
+	CHECK(check_verdict(&p, base, 2, slow, 2, &change, &pval) == CHECK_REGRESSED && change > 0);
+	CHECK(check_verdict(&p, base, 2, fast, 2, &change, &pval) == CHECK_IMPROVED);
+	p.lower_better = 0;
+	CHECK(check_verdict(&p, base, 2, slow, 2, &change, &pval) == CHECK_IMPROVED);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1984,6 +2113,8 @@ static const struct {
 	{ "bisect: every culprit position 2..64 states, 2% noise", test_bisect_positions_noisy },
 	{ "run: several children at once, deadlines, watched commands", test_run_many },
 	{ "bisect: side by side (width 2, 3) same culprits in fewer rounds", test_bisect_parallel },
+	{ "bisect and check: a lower-is-better figure regresses when it rises", test_bisect_lower_better },
+	{ "workload: each benchmark's figure parsed from its output; custom keys checked", test_workload },
 	{ "bisect: skips, ambiguity, no diff, faster BAD, broken end, noise, abort/resume", test_bisect_cases },
 	{ "culprits: regression, second regression and fix found", test_culprits },
 	{ "culprits: icount lists changes above the floor, under the threshold marked small", test_culprits_floor },
