@@ -626,6 +626,7 @@ static int finish_run(struct bench *be, struct slot *s)
 	rec.qemu = be->qemu.version;
 	rec.kerrors = r.kerrors;
 	rec.kerror = r.kerror[0] ? r.kerror : "-";
+	rec.bench = be->wl.name;
 	s->i = -1;	/* job released by vm_finish */
 	if (r.status == VM_NO_FIGURE) {
 		/* The regex or the command is wrong, not the kernel: nothing

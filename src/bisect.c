@@ -60,7 +60,7 @@ void bisect_result_release(struct bisect_result *res)
 const char *bisect_rule(const struct bisect *b)
 {
 	return b->p.deterministic
-		? "deterministic rule: one run per state; BAD when closer to BAD's throughput than "
+		? "deterministic rule: one run per state; BAD when closer to BAD's figure than "
 		  "to GOOD's; culprit and parent repeated (repeats must agree within 0.1%)"
 		: "noisy rule: sequential likelihood-ratio test per state (BAD when ln LR > "
 		  "ln((1-alpha)/alpha)), runs interleaved with the endpoints; culprit vs parent "

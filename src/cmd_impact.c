@@ -21,7 +21,8 @@ struct impact_row {
 struct impact_col {
 	char *name, *unit;
 	int lower_better;
-	double *from, *to;	/* per row; NAN when not measured */
+	double *from, *to;	/* per row, medians; NAN when not measured */
+	int *overlap;		/* per row: the two states' runs overlap */
 };
 
 struct impact_args {
@@ -155,6 +156,7 @@ static int measure_col(struct cmd_ctx *x, struct impact_col *col, const struct i
 	col->lower_better = p.lower_better;
 	col->from = xcalloc((size_t)nrow, sizeof(double));
 	col->to = xcalloc((size_t)nrow, sizeof(double));
+	col->overlap = xcalloc((size_t)nrow, sizeof(int));
 	idx = xcalloc((size_t)nrow * 2, sizeof(int));
 	want = xcalloc((size_t)nrow * 2, sizeof(int));
 	for (i = 0; i < nrow; i++) {
@@ -167,12 +169,21 @@ static int measure_col(struct cmd_ctx *x, struct impact_col *col, const struct i
 		goto out;
 	for (i = 0; i < nrow; i++) {
 		const double *v;
+		double lo = NAN, hi = NAN;
 		int nf, k;
 
+		/* v is borrowed until the next call: keep what is needed. */
 		k = bench_samples(&be, row[i].parent, &v, &nf);
 		col->from[i] = k ? stats_median(v, k) : NAN;
+		if (k) {
+			lo = stats_min(v, k);
+			hi = stats_max(v, k);
+		}
 		k = bench_samples(&be, row[i].state, &v, &nf);
 		col->to[i] = k ? stats_median(v, k) : NAN;
+		/* Seeded runs sample a spread: a change inside it is not
+		 * established by these runs. */
+		col->overlap[i] = k && !isnan(lo) && stats_max(v, k) >= lo && stats_min(v, k) <= hi;
 	}
 	ret = 0;
 out:
@@ -194,45 +205,29 @@ static double worse_pct(const struct impact_col *col, int i)
 	return 100 * change_of(col, i) * (col->lower_better ? 1 : -1);
 }
 
-static void print_table(struct cmd_ctx *x, const struct impact_row *row, int nrow,
-			const struct impact_col *col, int ncol, int md)
+/* The table as a report (command "impact"): a change per culprit (its
+ * state number and subject; the figures of the first benchmark), a column
+ * per benchmark. */
+static void fill_report(struct cmd_ctx *x, const struct impact_row *row, int nrow,
+			const struct impact_col *col, int ncol, int good, int bad, struct report *r)
 {
 	int i, k;
 
-	printf(md ? "| culprit |" : "%-40s", md ? "" : "culprit");
-	for (k = 0; k < ncol; k++) {
-		char head[64];
-
-		snprintf(head, sizeof(head), "%s (%s, %s)", col[k].name, col[k].unit,
-			 col[k].lower_better ? "lower better" : "higher better");
-		printf(md ? " %s |" : "  %-28s", head);
-	}
-	printf("\n");
-	if (md) {
-		printf("|---|");
-		for (k = 0; k < ncol; k++)
-			printf("---:|");
-		printf("\n");
-	}
+	cmd_report_init(x, NULL, r, "impact", good, bad);
+	report_setf(r, REPORT_VERDICT, "%d culprit%s weighed on %d benchmark%s, each against its parent",
+		    nrow, nrow == 1 ? "" : "s", ncol, ncol == 1 ? "" : "s");
+	report_set(r, REPORT_BENCH, "impact: each culprit on every benchmark");
+	report_setf(r, REPORT_PLOT, "%s/impact.png", x->conf.plot_dir);
+	for (k = 0; k < ncol; k++)
+		report_add_bench(r, col[k].name, col[k].unit, col[k].lower_better);
 	for (i = 0; i < nrow; i++) {
 		const struct tree_state *s = &x->range.state[row[i].state];
-		char name[128];
+		char num[16];
 
-		snprintf(name, sizeof(name), "%d %s", s->index, s->subject);
-		printf(md ? "| %s |" : "%-40.40s", name);
-		for (k = 0; k < ncol; k++) {
-			char cell[64];
-			double c = change_of(&col[k], i);
-
-			if (isnan(c))
-				snprintf(cell, sizeof(cell), "not measured");
-			else
-				snprintf(cell, sizeof(cell), "%+.2f%% %s", 100 * c,
-					 fabs(c) < 0.0005 ? "same" :
-					 worse_pct(&col[k], i) > 0 ? "worse" : "better");
-			printf(md ? " %s |" : "  %-28s", cell);
-		}
-		printf("\n");
+		snprintf(num, sizeof(num), "%d", s->index);
+		report_add_change(r, num, s->subject, col[0].from[i], col[0].to[i], change_of(&col[0], i));
+		for (k = 0; k < ncol; k++)
+			report_set_impact(r, i, k, change_of(&col[k], i), col[k].overlap[i]);
 	}
 }
 
@@ -269,6 +264,8 @@ int cmd_impact(struct cmd_ctx *x, int argc, char **argv)
 	struct impact_args a;
 	struct impact_row *row = NULL;
 	struct impact_col *col = NULL;
+	struct report rep;
+	struct sbuf sb;
 	int good, bad, nrow, ncol = 0, k, ret = EXIT_ERROR;
 
 	if (parse_args(argc, argv, &a) < 0 || (ncol = parse_benches(a.benches, &col)) < 0)
@@ -285,10 +282,14 @@ int cmd_impact(struct cmd_ctx *x, int argc, char **argv)
 	for (k = 0; k < ncol; k++)
 		if (measure_col(x, &col[k], row, nrow) < 0)
 			goto out;
-	printf(a.markdown ? "\n" : "\nimpact of each culprit, measured against its parent:\n");
-	print_table(x, row, nrow, col, ncol, a.markdown);
+	fill_report(x, row, nrow, col, ncol, good, bad, &rep);
+	sbuf_init(&sb);
+	report_format_impact(&rep, a.markdown, &sb);
+	printf("\nimpact of each culprit, measured against its parent:\n%s", sb.buf);
+	sbuf_release(&sb);
 	if (draw(x, row, nrow, col, ncol) == 0)
-		printf("%splot: %s/impact.png\n", a.markdown ? "\n" : "", x->conf.plot_dir);
+		printf("\nplot: %s/impact.png\n", x->conf.plot_dir);
+	cmd_report_save(x, NULL, &rep);
 	ret = EXIT_OK;
 out:
 	for (k = 0; k < ncol; k++) {
@@ -296,6 +297,7 @@ out:
 		free(col[k].unit);
 		free(col[k].from);
 		free(col[k].to);
+		free(col[k].overlap);
 	}
 	free(col);
 	free(row);

@@ -35,6 +35,7 @@ static const struct key keys[] = {
 	{ "CUSTOM_REGEX", K_STR, F(custom_regex), 0, 0, "BENCH = custom: extended regular expression; its first group is the figure" },
 	{ "CUSTOM_UNIT", K_STR, F(custom_unit), 0, 0, "BENCH = custom: the figure's unit" },
 	{ "CUSTOM_BETTER", K_STR, F(custom_better), 0, 0, "BENCH = custom: higher | lower (which figure is better)" },
+	{ "CUSTOM_SEEDED", K_BOOL, F(custom_seeded), 0, 0, "BENCH = custom: seed its runs and judge them statistically, as for SMP > 1 (a figure that unrelated changes move)" },
 	{ "PROFILE_PLUGIN", K_PATH, F(profile_plugin), 0, 0, "QEMU plugin that counts instructions for profile (built by make)" },
 	{ "PLOT_DIR", K_PATH, F(plot_dir), 0, 0, "where plots go" },
 	{ "BASELINE", K_PATH, F(baseline), 0, 0, "nightly baseline file" },

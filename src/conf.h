@@ -37,6 +37,7 @@ struct conf {
 	char *custom_regex;	/* its figure: the first group, NULL unset */
 	char *custom_unit;	/* "units" by default */
 	char *custom_better;	/* "higher" or "lower" */
+	int custom_seeded;	/* its runs are seeded (workload_seeded()) */
 	char *profile_plugin;	/* PROFILE_PLUGIN: tbprof, for profile */
 	char *plot_dir;
 	char *baseline;		/* nightly baseline file */

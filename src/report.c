@@ -1,5 +1,8 @@
 /* report: what the last searching command found, saved and formatted for a mail. */
 #include "report.h"
+#include "bisect.h"
+
+#include <math.h>
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -67,7 +70,27 @@ struct report_change *report_add_change(struct report *r, const char *id, const 
 	c->to = to;
 	c->change = change;
 	c->small = 0;
+	c->impact = NULL;
 	return c;
+}
+
+void report_add_bench(struct report *r, const char *name, const char *unit, int lower_better)
+{
+	r->bench = xrealloc(r->bench, (size_t)(r->nbench + 1) * sizeof(*r->bench));
+	r->bench[r->nbench++] = (struct report_bench){ xstrdup(name), xstrdup(unit), lower_better };
+}
+
+void report_set_impact(struct report *r, int i, int k, double change, int overlap)
+{
+	struct report_change *c = &r->chg[i];
+	int j;
+
+	if (!c->impact) {
+		c->impact = xcalloc((size_t)r->nbench, sizeof(*c->impact));
+		for (j = 0; j < r->nbench; j++)
+			c->impact[j].change = NAN;
+	}
+	c->impact[k] = (struct report_cell){ change, overlap };
 }
 
 void report_set_why(struct report *r, const char *what)
@@ -102,9 +125,65 @@ void report_release(struct report *r)
 	for (i = 0; i < r->nchg; i++) {
 		free(r->chg[i].id);
 		free(r->chg[i].subject);
+		free(r->chg[i].impact);
 	}
 	free(r->chg);
+	for (i = 0; i < r->nbench; i++) {
+		free(r->bench[i].name);
+		free(r->bench[i].unit);
+	}
+	free(r->bench);
 	memset(r, 0, sizeof(*r));
+}
+
+/* impact's columns, and each change's row of it ("impact": a cell
+ * {change, overlap}, null when not measured). */
+static void save_impact(const struct report *r, json_t *o)
+{
+	json_t *cols = json_array(), *rows = json_array();
+	int i, k;
+
+	for (k = 0; k < r->nbench; k++)
+		json_array_append_new(cols, json_pack("{s:s, s:s, s:b}", "name", r->bench[k].name,
+						      "unit", r->bench[k].unit, "lower_better",
+						      r->bench[k].lower_better));
+	for (i = 0; i < r->nchg; i++) {
+		json_t *row = json_array();
+
+		for (k = 0; k < r->nbench; k++) {
+			const struct report_cell *v = r->chg[i].impact ? &r->chg[i].impact[k] : NULL;
+
+			json_array_append_new(row, !v || isnan(v->change) ? json_null() :
+						   json_pack("{s:f, s:b}", "change", v->change,
+							     "overlap", v->overlap));
+		}
+		json_array_append_new(rows, row);
+	}
+	json_object_set_new(o, "benchmarks", cols);
+	json_object_set_new(o, "impact", rows);
+}
+
+static void load_impact(struct report *r, json_t *o)
+{
+	json_t *c, *row, *v;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(o, "benchmarks"), i, c) {
+		const char *name = json_string_value(json_object_get(c, "name"));
+		const char *unit = json_string_value(json_object_get(c, "unit"));
+
+		report_add_bench(r, name ? name : "?", unit ? unit : "?",
+				 json_is_true(json_object_get(c, "lower_better")));
+	}
+	json_array_foreach(json_object_get(o, "impact"), i, row) {
+		json_array_foreach(row, k, v) {
+			json_t *ch = json_object_get(v, "change");
+
+			if ((int)i < r->nchg && (int)k < r->nbench && json_is_number(ch))
+				report_set_impact(r, (int)i, (int)k, json_number_value(ch),
+						  json_is_true(json_object_get(v, "overlap")));
+		}
+	}
 }
 
 int report_save(const struct report *r, const char *path)
@@ -128,6 +207,8 @@ int report_save(const struct report *r, const char *path)
 						   "to", c->to, "change", c->change, "small", c->small));
 	}
 	json_object_set_new(o, "changes", a);
+	if (r->nbench)
+		save_impact(r, o);
 	if (r->why) {
 		a = json_array();
 		for (i = 0; i < r->nfn; i++)
@@ -176,6 +257,7 @@ int report_load(struct report *r, const char *path)
 				  json_number_value(json_object_get(c, "change")))->small =
 			json_is_true(json_object_get(c, "small"));
 	}
+	load_impact(r, o);
 	if (json_string_value(json_object_get(o, "why")))
 		report_set_why(r, json_string_value(json_object_get(o, "why")));
 	a = json_object_get(o, "functions");
@@ -239,6 +321,49 @@ static void format_changes(const struct report *r, int md, struct sbuf *out)
 	}
 }
 
+void report_format_impact(const struct report *r, int md, struct sbuf *out)
+{
+	int i, k;
+
+	if (!r->nbench)
+		return;
+	sbuf_addstr(out, md ? "\n| culprit |" : "\nculprit                                 ");
+	for (k = 0; k < r->nbench; k++) {
+		char *head = xasprintf("%s (%s, %s better)", r->bench[k].name, r->bench[k].unit,
+				       r->bench[k].lower_better ? "lower" : "higher");
+
+		sbuf_addf(out, md ? " %s |" : "  %-30s", head);
+		free(head);
+	}
+	sbuf_addstr(out, "\n");
+	if (md) {
+		sbuf_addstr(out, "|---|");
+		for (k = 0; k < r->nbench; k++)
+			sbuf_addstr(out, "---:|");
+		sbuf_addstr(out, "\n");
+	}
+	for (i = 0; i < r->nchg; i++) {
+		const struct report_change *c = &r->chg[i];
+		char *name = xasprintf("%s %s", c->id, c->subject);
+
+		sbuf_addf(out, md ? "| %s |" : "%-40.40s", name);
+		free(name);
+		for (k = 0; k < r->nbench; k++) {
+			struct bisect_params p = { .lower_better = r->bench[k].lower_better };
+			double v = c->impact ? c->impact[k].change : NAN;
+			int worse = bisect_worse(&p, v);
+			char *cell = isnan(v) ? xstrdup("not measured") :
+				     xasprintf("%+.2f%% %s%s", 100 * v, fabs(v) < 0.0005 ? "same" :
+					       worse ? "worse" : "better",
+					       c->impact[k].overlap ? " (runs overlap)" : "");
+
+			sbuf_addf(out, md ? " %s |" : "  %-30s", cell);
+			free(cell);
+		}
+		sbuf_addstr(out, "\n");
+	}
+}
+
 /* The culprit's largest profile rows. */
 static void format_why(const struct report *r, int md, struct sbuf *out)
 {
@@ -289,7 +414,10 @@ void report_format(const struct report *r, enum report_format fmt, struct sbuf *
 		if (*get(r, rows[i].k))
 			sbuf_addf(out, md ? "| %s | %s |\n" : "%-11s %s\n", rows[i].label,
 				  get(r, rows[i].k));
-	format_changes(r, md, out);
+	if (r->nbench)
+		report_format_impact(r, md, out);
+	else
+		format_changes(r, md, out);
 	format_why(r, md, out);
 	sbuf_addf(out, md ? "\nTo reproduce:\n\n```\n%s\n```\n" : "\nTo reproduce:\n\n        %s\n",
 		  get(r, REPORT_REPRODUCE));

@@ -53,6 +53,20 @@ struct report_change {
 	char *id, *subject;
 	double from, to, change;	/* the figure before and after (REPORT_UNIT); relative */
 	int small;		/* above the floor, not above the threshold */
+	struct report_cell *impact;	/* impact: a cell per r->bench; NULL elsewhere */
+};
+
+/* impact: one culprit on one benchmark. */
+struct report_cell {
+	double change;		/* relative, NAN: not measured */
+	int overlap;		/* the culprit's runs and its parent's overlap:
+				 * the change is within their spread */
+};
+
+/* A benchmark column of the impact table (tbisect impact). */
+struct report_bench {
+	char *name, *unit;
+	int lower_better;
 };
 
 /* Why: a function of the culprit's instruction profile (tbisect profile). */
@@ -69,6 +83,8 @@ struct report {
 	char *why;			/* what the functions compare, NULL: none */
 	struct report_fn *fn;
 	int nfn;
+	struct report_bench *bench;	/* impact's columns */
+	int nbench;
 };
 
 void report_init(struct report *r, const char *command);
@@ -79,6 +95,15 @@ void report_setf(struct report *r, enum report_field k, const char *fmt, ...)
  * pointer returned, valid until the next add. */
 struct report_change *report_add_change(struct report *r, const char *id, const char *subject,
 					double from, double to, double change);
+/* impact: adds a benchmark column (before any report_set_impact()). */
+void report_add_bench(struct report *r, const char *name, const char *unit, int lower_better);
+/* impact: the relative change of change i on benchmark column k, and
+ * whether its runs overlap its parent's. */
+void report_set_impact(struct report *r, int i, int k, double change, int overlap);
+/* impact: the table of every change on every benchmark column, "worse" or
+ * "better" by each column's direction; nothing without columns.  Pure;
+ * appends to out.  report_format() includes it. */
+void report_format_impact(const struct report *r, int markdown, struct sbuf *out);
 /* The culprit's profile: what (e.g. "4 (...) -> 5 (...), instructions per
  * operation") once, then its largest rows. */
 void report_set_why(struct report *r, const char *what);

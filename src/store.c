@@ -46,12 +46,14 @@ static const struct field fields[] = {
 	{ "reason", F_STR, R(reason) },		{ "guest_cpus", F_LONG, R(guest_cpus) },
 	{ "cgroup_depth", F_LONG, R(cgroup_depth) },	{ "qemu", F_STR, R(qemu) },
 	{ "kerrors", F_LONG, R(kerrors) },	{ "kerror", F_STR, R(kerror) },
+	{ "bench", F_STR, R(bench) },
 };
 #undef R
 #define NFIELDS ARRAY_SIZE(fields)
 #define CHECK_LEN 12
 #define NFIELDS_V1 17	/* the format before guest_cpus, cgroup_depth, qemu */
 #define NFIELDS_V2 20	/* the format before kerrors, kerror */
+#define NFIELDS_V3 22	/* the format before bench */
 
 void store_init(struct store *s, const char *path)
 {
@@ -69,6 +71,7 @@ static void rec_free(struct store_rec *r)
 	free(r->reason);
 	free(r->qemu);
 	free(r->kerror);
+	free(r->bench);
 }
 
 void store_release(struct store *s)
@@ -170,6 +173,7 @@ static void add_rec(struct store *s, const struct store_rec *r)
 	d->reason = xstrdup(r->reason ? r->reason : "-");
 	d->qemu = xstrdup(r->qemu ? r->qemu : "-");
 	d->kerror = xstrdup(r->kerror && *r->kerror ? r->kerror : "-");
+	d->bench = xstrdup(r->bench && *r->bench ? r->bench : "tbench");
 }
 
 /* Parses text into field f of r (strings borrowed from text); 0 or -1. */
@@ -220,8 +224,9 @@ static int parse_line(char *line, struct store_rec *r)
 	r->cgroup_depth = 0;
 	r->kerrors = -1;
 	r->kerror = "-";
+	r->bench = "tbench";
 	for (k = 0; k < NFIELDS; k++) {
-		if (!p && (k == NFIELDS_V1 || k == NFIELDS_V2))
+		if (!p && (k == NFIELDS_V1 || k == NFIELDS_V2 || k == NFIELDS_V3))
 			return 0;
 		if (!p || field_parse(r, &fields[k], strsep(&p, "\t")) < 0)
 			return -1;

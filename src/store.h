@@ -10,7 +10,8 @@
  * torn tail never swallows the next record.  Lines of the format before
  * guest_cpus, cgroup_depth and qemu were added are read with 1, 0 and "-":
  * those guests had one CPU and no cgroups; their QEMU is not known.  Lines
- * from before kerrors and kerror are read with -1 and "-" (not known).
+ * from before kerrors and kerror are read with -1 and "-" (not known), and
+ * lines from before bench with "tbench" (the only benchmark then).
  *
  *	struct store s;
  *	store_init(&s, path);
@@ -47,6 +48,7 @@ struct store_rec {
 	long kerrors;		/* kernel errors and warnings in the guest's log
 				 * (vm_klog_counts()), -1 unknown */
 	char *kerror;		/* the first of them, "-" when none or unknown */
+	char *bench;		/* the benchmark (BENCH) that gave the figure */
 };
 
 struct store {

@@ -73,7 +73,7 @@ int vm_qemu_probe(const char *qemu, struct vm_qemu *q)
 
 int vm_seeded(const struct conf *c)
 {
-	return c->mode == MODE_ICOUNT && c->smp > 1;
+	return c->mode == MODE_ICOUNT && (c->smp > 1 || workload_seeded(c));
 }
 
 int vm_qemu_check(const struct conf *c, const struct vm_qemu *q, char *why, size_t size)

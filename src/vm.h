@@ -128,7 +128,9 @@ struct vm_qemu {
 	long major, minor, micro;
 	char version[32];	/* "MAJOR.MINOR", as measurements name it */
 };
-/* Whether runs under c are seeded: icount with SMP > 1.  Such a guest is
+/* Whether runs under c are seeded: icount with SMP > 1, or a benchmark
+ * whose one-CPU figure unrelated changes move (workload_seeded():
+ * hackbench, iperf3, cyclictest).  An SMP guest is
  * exactly repeatable, yet any change to the kernel or the command line moves
  * its figure by up to about 1% (two vCPUs interleave differently), so one
  * run cannot judge a change near the threshold.  Run k of every kernel gets

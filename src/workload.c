@@ -10,6 +10,7 @@
 struct builtin {
 	const char *name, *metric, *unit;
 	int lower_better;
+	int seeded;		/* not exact under unrelated perturbations */
 	const char *const *files;	/* src, dst, package, program?; NULL-ended */
 	const char *script;	/* /bench/run: $1 seconds, $2 clients */
 	const char *regex;
@@ -32,14 +33,14 @@ static const char *const cyclictest_files[] = { "/usr/bin/cyclictest", "bin/cycl
  * TSO/GSO saves work on (+43% at state 16 against 15, measured), while
  * 64 KiB frames leave it nothing to do (-0.15%). */
 static const struct builtin builtins[] = {
-	{ "tbench", "throughput", "MB/s", 0, tbench_files, NULL, "mbps=([0-9.]+)" },
-	{ "hackbench", "time", "s", 1, hackbench_files,
+	{ "tbench", "throughput", "MB/s", 0, 0, tbench_files, NULL, "mbps=([0-9.]+)" },
+	{ "hackbench", "time", "s", 1, 1, hackbench_files,
 	  "hackbench -g 4 -l $((25 * $1))\n", "^Time: *([0-9.]+)" },
-	{ "iperf3", "throughput", "Mbit/s", 0, iperf3_files,
+	{ "iperf3", "throughput", "Mbit/s", 0, 1, iperf3_files,
 	  "ip link set lo mtu 16436\niperf3 -s -D -1 >/dev/null 2>&1\nsleep 1\n"
 	  "iperf3 -c 127.0.0.1 -t \"$1\" -l 128K -f m\n",
 	  "([0-9.]+) Mbits/sec.*receiver" },
-	{ "cyclictest", "average wakeup latency", "ns", 1, cyclictest_files,
+	{ "cyclictest", "average wakeup latency", "ns", 1, 1, cyclictest_files,
 	  "cyclictest -q -N -m -p 80 -t 1 -i 1000 -D \"$1\"\n", "Avg: *([0-9]+)" },
 };
 
@@ -165,6 +166,16 @@ int workload_parse(const struct workload *w, const char *output, double *v, char
 		ret = 0;
 	free(num);
 	return ret;
+}
+
+int workload_seeded(const struct conf *c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(builtins); i++)
+		if (!strcmp(c->bench, builtins[i].name))
+			return builtins[i].seeded;
+	return !strcmp(c->bench, "custom") && c->custom_seeded;
 }
 
 int workload_lower(const struct conf *c)

@@ -74,6 +74,10 @@ int workload_check_host(const struct workload *w);
  * as a finite number > 0.  0, or -1 with why (what it read). */
 int workload_parse(const struct workload *w, const char *output, double *v, char *why,
 		   size_t size);
+/* Whether c's benchmark needs seeded runs even on one CPU (vm_seeded()):
+ * its figure repeats exactly, but moves under unrelated perturbations by
+ * as much as the changes it should judge (CUSTOM_SEEDED for custom). */
+int workload_seeded(const struct conf *c);
 /* Whether c's benchmark is better lower (1) or higher (0), without
  * workload_init(); bench_params() hands it to the engine as
  * bisect_params.lower_better, whose bisect_worse() judges changes. */

@@ -301,16 +301,24 @@ static void test_store_v1(void)
 	r.qemu = "10.0";
 	r.kerrors = 3;
 	r.kerror = "ACPI Error: AE_BAD_PARAMETER";
+	r.bench = "hackbench";
 	line = store_format(&r);
 	store_init(&s, "mem");
 	CHECK(store_parse(&s, line) == 0 && s.n == 1);
 	CHECK(s.n == 1 && s.rec[0].guest_cpus == 2 && s.rec[0].cgroup_depth == 3 &&
 	      !strcmp(s.rec[0].qemu, "10.0") && s.rec[0].kerrors == 3 &&
-	      !strcmp(s.rec[0].kerror, "ACPI Error: AE_BAD_PARAMETER"));
+	      !strcmp(s.rec[0].kerror, "ACPI Error: AE_BAD_PARAMETER") &&
+	      !strcmp(s.rec[0].bench, "hackbench"));
 	store_release(&s);
-	/* The same record as the formats before wrote it: two columns fewer
-	 * (before kerrors), then five (before guest_cpus). */
+	/* The same record as the formats before wrote it: one column fewer
+	 * (before bench), three (before kerrors), then six (before guest_cpus). */
 	*strrchr(line, '\t') = '\0';	/* the checksum */
+	old = older_line(line, 1);
+	store_init(&s, "mem");
+	CHECK(store_parse(&s, old) == 0 && s.n == 1 && s.torn == 0);
+	CHECK(s.n == 1 && s.rec[0].kerrors == 3 && !strcmp(s.rec[0].bench, "tbench"));
+	store_release(&s);
+	free(old);
 	old = older_line(line, 2);
 	store_init(&s, "mem");
 	CHECK(store_parse(&s, old) == 0 && s.n == 1 && s.torn == 0);
@@ -1163,12 +1171,12 @@ static void test_export_csv(void)
 	CHECK(csv_parse(&p, text, strlen(text), csv_field, csv_row, &rows) == strlen(text));
 	CHECK(csv_fini(&p, csv_field, csv_row, &rows) == 0);
 	CHECK(rows.row == 4);
-	CHECK(rows.nf[0] == 22 && !strcmp(rows.field[0][3], "subject"));
-	CHECK(rows.nf[0] == 22 && !strcmp(rows.field[0][17], "guest_cpus") &&
+	CHECK(rows.nf[0] == 23 && !strcmp(rows.field[0][3], "subject"));
+	CHECK(rows.nf[0] == 23 && !strcmp(rows.field[0][17], "guest_cpus") &&
 	      !strcmp(rows.field[0][19], "qemu") && !strcmp(rows.field[0][20], "kerrors") &&
-	      !strcmp(rows.field[0][21], "kerror"));
+	      !strcmp(rows.field[0][21], "kerror") && !strcmp(rows.field[0][22], "bench"));
 	for (i = 1; i < rows.row; i++) {
-		CHECK(rows.nf[i] == 22);
+		CHECK(rows.nf[i] == 23);
 		CHECK(rows.field[i][3] && !strcmp(rows.field[i][3], s.rec[i - 1].subject));
 		CHECK(rows.field[i][4] && !strcmp(rows.field[i][4], i == 2 ? "failed" : "ok"));
 	}
@@ -1198,7 +1206,8 @@ static void test_export_jsonl(void)
 		o = json_loads(line, 0, &err);
 		CHECK(o != NULL);
 		if (o && n < s.n) {
-			CHECK(json_object_size(o) == 22);
+			CHECK(json_object_size(o) == 23);
+			CHECK(!strcmp(json_string_value(json_object_get(o, "bench")), s.rec[n].bench));
 			CHECK(json_integer_value(json_object_get(o, "kerrors")) == s.rec[n].kerrors);
 			CHECK(json_integer_value(json_object_get(o, "guest_cpus")) == s.rec[n].guest_cpus);
 			CHECK(!strcmp(json_string_value(json_object_get(o, "subject")), s.rec[n].subject));
@@ -2091,6 +2100,38 @@ static void test_bisect_lower_better(void)
 	CHECK(check_verdict(&p, base, 2, slow, 2, &change, &pval) == CHECK_IMPROVED);
 }
 
+
+/* impact's table: a column per benchmark, worse by each one's direction,
+ * through report.json and back. */
+static void test_report_impact(void)
+{
+	struct report r, back;
+	struct sbuf sb;
+	char *path = xasprintf("%s/impact.json", tmpdir);
+
+	report_init(&r, "impact");
+	report_set(&r, REPORT_BENCH, "impact: each culprit on every benchmark");
+	report_add_bench(&r, "tbench", "MB/s", 0);
+	report_add_bench(&r, "hackbench", "s", 1);
+	report_add_change(&r, "5", "sched: hrtick", 109.056, 101.276, -0.0713);
+	report_set_impact(&r, 0, 0, -0.0713, 0);
+	report_set_impact(&r, 0, 1, 0.0413, 0);
+	report_add_change(&r, "16", "net: tso", 98.0, 98.0, 0);
+	report_set_impact(&r, 1, 1, -0.0038, 1);	/* tbench not measured */
+	CHECK(report_save(&r, path) == 0 && report_load(&back, path) == 0);
+	CHECK(back.nbench == 2 && back.nchg == 2 && back.bench[1].lower_better && !back.bench[0].lower_better);
+	sbuf_init(&sb);
+	report_format(&back, REPORT_MARKDOWN, &sb);
+	CHECK(strstr(sb.buf, "## impact: ") != NULL);
+	CHECK(strstr(sb.buf, "| culprit | tbench (MB/s, higher better) | hackbench (s, lower better) |\n|---|---:|---:|\n"));
+	CHECK(strstr(sb.buf, "| 5 sched: hrtick | -7.13% worse | +4.13% worse |\n"));
+	CHECK(strstr(sb.buf, "| 16 net: tso | not measured | -0.38% better (runs overlap) |\n"));
+	sbuf_release(&sb);
+	report_release(&back);
+	report_release(&r);
+	free(path);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -2114,6 +2155,7 @@ static const struct {
 	{ "run: several children at once, deadlines, watched commands", test_run_many },
 	{ "bisect: side by side (width 2, 3) same culprits in fewer rounds", test_bisect_parallel },
 	{ "bisect and check: a lower-is-better figure regresses when it rises", test_bisect_lower_better },
+	{ "report: the impact table, each benchmark by its direction, saved and loaded", test_report_impact },
 	{ "workload: each benchmark's figure parsed from its output; custom keys checked", test_workload },
 	{ "bisect: skips, ambiguity, no diff, faster BAD, broken end, noise, abort/resume", test_bisect_cases },
 	{ "culprits: regression, second regression and fix found", test_culprits },
