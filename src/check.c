@@ -145,8 +145,7 @@ char *check_incompatible(const struct check_baseline *base, const struct check_b
 	char *a = params_bench(base->params), *b = params_bench(cur->params), *msg = NULL;
 
 	if (strcmp(a, b))
-		msg = xasprintf("baseline is of benchmark %s, this check runs %s (BENCH): record a "
-				"baseline of %s first", a, b, b);
+		msg = xasprintf("baseline is of benchmark %s, this check runs %s (BENCH)", a, b);
 	free(a);
 	free(b);
 	if (msg)

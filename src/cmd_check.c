@@ -77,13 +77,28 @@ int cmd_baseline(struct cmd_ctx *x, int argc, char **argv)
 	return ret;
 }
 
-/* The history plot: throughput of each check over time, from history.tsv. */
-static void history_plot(const struct conf *c, char *text, double base)
+/* "historySUFFIX" for tbench (the name before BENCH), else
+ * "history-BENCHSUFFIX": each benchmark keeps its own history.  Caller
+ * frees. */
+static char *legacy_name(const struct workload *wl, const char *base, const char *suffix)
 {
+	return wl->legacy ? xasprintf("%s%s", base, suffix) :
+			    xasprintf("%s-%s%s", base, wl->name, suffix);
+}
+
+/* The history plot: the figure of each check over time, from the
+ * benchmark's history file. */
+static void history_plot(const struct conf *c, const struct workload *wl, char *text, double base)
+{
+	char *name = legacy_name(wl, "nightly", ""), *title;
 	struct plot p;
 	char *line;
 
-	plot_init(&p, c->plot_dir, "nightly", "nightly tbench check: head throughput over time");
+	title = xasprintf("nightly %s check: head %s over time", wl->name, wl->metric);
+	plot_init(&p, c->plot_dir, name, title);
+	free(title);
+	free(name);
+	p.ylabel = xasprintf("%s %s, %s (%s)", wl->name, wl->metric, wl->unit, workload_direction(wl));
 	free(p.xlabel);
 	p.xlabel = xstrdup("date of the check");
 	p.xtime = 1;
@@ -106,10 +121,11 @@ static void history_plot(const struct conf *c, char *text, double base)
 	plot_release(&p);
 }
 
-static void history_add(const struct conf *c, const char *name, double mbps, double base,
-			const char *verdict)
+static void history_add(const struct conf *c, const struct workload *wl, const char *name,
+			double mbps, double base, const char *verdict)
 {
-	char *path = xasprintf("%s/history.tsv", c->workdir), *old = NULL;
+	char *file = legacy_name(wl, "history", ".tsv");
+	char *path = xasprintf("%s/%s", c->workdir, file), *old = NULL;
 	struct sbuf sb;
 
 	sbuf_init(&sb);
@@ -119,10 +135,11 @@ static void history_add(const struct conf *c, const char *name, double mbps, dou
 		sbuf_addstr(&sb, "timestamp\tstate\tmbps\tbaseline\tverdict\n");
 	sbuf_addf(&sb, "%ld\t%s\t%.4f\t%.4f\t%s\n", (long)time(NULL), name, mbps, base, verdict);
 	util_write_file_atomic(path, sb.buf, sb.len);
-	history_plot(c, sb.buf, base);
+	history_plot(c, wl, sb.buf, base);
 	sbuf_release(&sb);
 	free(old);
 	free(path);
+	free(file);
 }
 
 /* Reads and checks the baseline against the configuration run by QEMU
@@ -220,7 +237,7 @@ static void report_check(struct cmd_ctx *x, struct bench *be, int s,
 	       rep->verdict == CHECK_IMPROVED ? "IMPROVED" : "PASS", msg);
 	check_junit(junit, x->range.state[s].name, rep->verdict, 0, msg);
 	printf("nightly: JUnit report %s\n", junit);
-	history_add(c, x->range.state[s].name, rep->head_v, rep->base_v, verdict_word(rep->verdict));
+	history_add(c, bench_workload(be), x->range.state[s].name, rep->head_v, rep->base_v, verdict_word(rep->verdict));
 	mail_check(x, be, s, base, rep, msg);
 out:
 	free(msg);

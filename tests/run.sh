@@ -346,6 +346,16 @@ check "impact --at 5: tbench $chg% worse and hackbench $hmed% worse (the medians
 tb report --format markdown
 check "report after impact: the same table in markdown" \
   test -n "$(grep -- "^| 5 sched: .* | $chg% worse | $hmed% worse[^|]* |$" "$T/out")" -a -n "$(grep "^## impact: 1 culprit weighed on 2 benchmarks" "$T/out")"
+# A nightly baseline names its benchmark; each benchmark keeps its history.
+hb() { tb -s BENCH=hackbench -s ALPHA=0.01 -s CHECK_BISECT=no -s BASELINE="$T/hb-baseline" "$@"; }
+hb baseline 4
+hb check 5
+check "nightly check of hackbench: the longer time is a REGRESSION (exit $st), in its own history file" \
+  test "$st" = 1 -a -n "$(grep '^nightly: REGRESSION: 5 (0005-[^)]*): [0-9.]* s vs baseline' "$T/out")" \
+       -a "$(tail -n 1 "$W/history-hackbench.tsv" | cut -f5)" = regression
+tb -s BASELINE="$T/hb-baseline" check 5
+check "a tbench check against the hackbench baseline is refused (exit $st)" \
+  test "$st" = 2 -a -n "$(grep "baseline is of benchmark hackbench, this check runs tbench" "$T/out")"
 
 # --- profile: where the hrtick patch's instructions go, per tbench operation.
 # Machine-readable output is stdout alone (progress goes to stderr).
