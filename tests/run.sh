@@ -21,8 +21,10 @@ BIN=$T/home/tbisect
 ASAN=$T/home/tbisect-asan
 pass=0 fail=0
 n=0
-ok() { pass=$((pass + 1)); n=$((n + 1)); echo "ok $n - $*"; }
-no() { fail=$((fail + 1)); n=$((n + 1)); echo "not ok $n - $*"; }
+# Each result is followed by the seconds since the start, as a TAP comment:
+# where the run's time goes.
+ok() { pass=$((pass + 1)); n=$((n + 1)); echo "ok $n - $*"; echo "# at $(( $(date +%s) - t0 )) s"; }
+no() { fail=$((fail + 1)); n=$((n + 1)); echo "not ok $n - $*"; echo "# at $(( $(date +%s) - t0 )) s"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else no "$what"; fi; }
 # Runs the binary with the test's config; output in $T/out, status in $st.
 tb() { "$BIN" -c "$T/test.conf" "$@" >"$T/out" 2>&1; st=$?; }
