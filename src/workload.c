@@ -49,14 +49,20 @@ const char *workload_names(void)
 	return "tbench | hackbench | iperf3 | cyclictest | custom";
 }
 
-int workload_known(const char *name)
+/* The built-in benchmark called name, or NULL (custom, or unknown). */
+static const struct builtin *find_builtin(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(builtins); i++)
 		if (!strcmp(name, builtins[i].name))
-			return 1;
-	return !strcmp(name, "custom");
+			return &builtins[i];
+	return NULL;
+}
+
+int workload_known(const char *name)
+{
+	return find_builtin(name) || !strcmp(name, "custom");
 }
 
 static void add_file(struct workload *w, const char *src, const char *dst, const char *package,
@@ -100,14 +106,10 @@ static int init_custom(struct workload *w, const struct conf *c)
 
 int workload_init(struct workload *w, const struct conf *c)
 {
-	const struct builtin *b = NULL;
+	const struct builtin *b = find_builtin(c->bench);
 	const char *const *f;
-	size_t i;
 
 	memset(w, 0, sizeof(*w));
-	for (i = 0; i < ARRAY_SIZE(builtins) && !b; i++)
-		if (!strcmp(c->bench, builtins[i].name))
-			b = &builtins[i];
 	if (!b && strcmp(c->bench, "custom"))
 		return error("unknown benchmark '%s' (BENCH: %s)", c->bench, workload_names());
 	w->name = xstrdup(c->bench);
@@ -170,22 +172,16 @@ int workload_parse(const struct workload *w, const char *output, double *v, char
 
 int workload_seeded(const struct conf *c)
 {
-	size_t i;
+	const struct builtin *b = find_builtin(c->bench);
 
-	for (i = 0; i < ARRAY_SIZE(builtins); i++)
-		if (!strcmp(c->bench, builtins[i].name))
-			return builtins[i].seeded;
-	return !strcmp(c->bench, "custom") && c->custom_seeded;
+	return b ? b->seeded : !strcmp(c->bench, "custom") && c->custom_seeded;
 }
 
 int workload_lower(const struct conf *c)
 {
-	size_t i;
+	const struct builtin *b = find_builtin(c->bench);
 
-	for (i = 0; i < ARRAY_SIZE(builtins); i++)
-		if (!strcmp(c->bench, builtins[i].name))
-			return builtins[i].lower_better;
-	return !strcmp(c->bench, "custom") && !strcmp(c->custom_better, "lower");
+	return b ? b->lower_better : !strcmp(c->bench, "custom") && !strcmp(c->custom_better, "lower");
 }
 
 const char *workload_direction(const struct workload *w)
