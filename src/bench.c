@@ -41,13 +41,8 @@ int bench_init(struct bench *be, const struct conf *c, struct tree *tree,
 	/* The benchmark is known and its files are here before anything is
 	 * built; a build key can be made (gcc, the fragment): every lookup
 	 * relies on it. */
-	if (workload_init(&be->wl, c) < 0) {
-		build_release(&be->build);
-		store_release(&be->store);
-		return -1;
-	}
-	if (workload_check_host(&be->wl) < 0 || store_load(&be->store) < 0 ||
-	    probe_qemu(be) < 0 || build_key(&be->build, "", key) < 0) {
+	if (workload_init(&be->wl, c) < 0 || workload_check_host(&be->wl) < 0 ||
+	    store_load(&be->store) < 0 || probe_qemu(be) < 0 || build_key(&be->build, "", key) < 0) {
 		bench_release(be);
 		return -1;
 	}

@@ -108,7 +108,7 @@ static int find_rows(struct cmd_ctx *x, const struct impact_args *a, int good, i
 		while ((spec = strsep(&p, ","))) {
 			int s = cmd_resolve(x, spec);
 
-			if (s < 0 || s == 0) {
+			if (s <= 0) {
 				if (s == 0)
 					error("--at %s: the first state has no parent", spec);
 				free(copy);
@@ -199,10 +199,14 @@ static double change_of(const struct impact_col *col, int i)
 	return (col->to[i] - col->from[i]) / col->from[i];
 }
 
-/* How much worse, in percent: positive is worse, whatever the direction. */
+/* How much worse, in percent: positive is worse, whatever the direction
+ * (bisect_worse()). */
 static double worse_pct(const struct impact_col *col, int i)
 {
-	return 100 * change_of(col, i) * (col->lower_better ? 1 : -1);
+	struct bisect_params p = { .lower_better = col->lower_better };
+	double c = change_of(col, i);
+
+	return 100 * fabs(c) * (bisect_worse(&p, c) ? 1 : -1);
 }
 
 /* The table as a report (command "impact"): a change per culprit (its

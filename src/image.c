@@ -14,7 +14,8 @@
 /* 2009-01-01 00:00 UTC, like KBUILD_BUILD_TIMESTAMP. */
 #define IMAGE_MTIME 1230768000
 
-static const struct workload_file busybox = { "/bin/busybox", "bin/busybox", "busybox-static", 0 };
+static const struct workload_file busybox = { "/bin/busybox", "bin/busybox", "busybox-static",
+					      WORKLOAD_DATA };
 
 char **image_parse_ldd(const char *text)
 {
@@ -48,8 +49,8 @@ static void free_list(char **v)
 	free(v);
 }
 
-/* Libraries of w's programs, deduplicated.  A custom program that ldd
- * does not take (a script, a static binary) has none. */
+/* Libraries of w's programs, deduplicated.  A program that ldd may refuse
+ * (WORKLOAD_ANY: a script, a static binary) has none then. */
 static int collect_libs(const struct workload *w, char ***out)
 {
 	char **all = xcalloc(1, sizeof(char *));
@@ -60,11 +61,11 @@ static int collect_libs(const struct workload *w, char ***out)
 		const char *argv[] = { "ldd", w->files[i].src, NULL };
 		char *text = NULL, **libs, **l;
 
-		if (!w->files[i].program)
+		if (w->files[i].kind == WORKLOAD_DATA)
 			continue;
 		if (run_capture(argv, NULL, &text) != 0) {
 			free(text);
-			if (!strcmp(w->name, "custom"))
+			if (w->files[i].kind == WORKLOAD_ANY)
 				continue;
 			free_list(all);
 			return error("ldd %s failed (is libc-bin installed?)", w->files[i].src);
@@ -101,7 +102,7 @@ int image_programs(const struct workload *w, char ***out)
 	all = xcalloc((size_t)w->nfiles + k + 2, sizeof(char *));
 	all[n++] = xstrdup(busybox.src);
 	for (i = 0; i < w->nfiles; i++)
-		if (w->files[i].program)
+		if (w->files[i].kind != WORKLOAD_DATA)
 			all[n++] = xstrdup(w->files[i].src);
 	for (k = 0; libs[k]; k++)
 		all[n++] = libs[k];

@@ -210,23 +210,31 @@ int vm_klog_counts(const char *record)
 
 /* The kernel log's records that count (vm_klog_counts()): how many, and
  * the first one's text. */
+/* The text after the next mark at the start of a line of text, from p on;
+ * NULL when there is none. */
+static const char *next_mark(const char *text, const char *p, const char *mark)
+{
+	size_t n = strlen(mark);
+
+	while ((p = strstr(p, mark))) {
+		if (p == text || p[-1] == '\n' || p[-1] == '\r')
+			return p + n;
+		p += n;
+	}
+	return NULL;
+}
+
 static void parse_klog(const char *text, struct vm_result *r)
 {
-	static const char mark[] = "TBISECT-KLOG ";
 	const char *p = text;
 	int seen = 0;
 
 	r->kerrors = 0;
 	r->kerror[0] = '\0';
-	while ((p = strstr(p, mark))) {
+	while ((p = next_mark(text, p, "TBISECT-KLOG "))) {
 		char line[256];
 
-		if (p != text && p[-1] != '\n') {
-			p += sizeof(mark) - 1;
-			continue;
-		}
 		seen = 1;
-		p += sizeof(mark) - 1;
 		copy_line(line, sizeof(line), p);
 		if (!vm_klog_counts(line))
 			continue;
@@ -273,20 +281,13 @@ void vm_check_guest(const struct vm_opts *o, struct vm_result *r)
  * per line (\r dropped).  Caller frees. */
 static char *bench_output(const char *text)
 {
-	static const char mark[] = "TBISECT-OUT ";
 	const char *p = text;
 	struct sbuf sb;
 
 	sbuf_init(&sb);
-	while ((p = strstr(p, mark))) {
-		size_t n;
+	while ((p = next_mark(text, p, "TBISECT-OUT "))) {
+		size_t n = strcspn(p, "\r\n");
 
-		if (p != text && p[-1] != '\n' && p[-1] != '\r') {
-			p += sizeof(mark) - 1;
-			continue;
-		}
-		p += sizeof(mark) - 1;
-		n = strcspn(p, "\r\n");
 		sbuf_add(&sb, p, n);
 		sbuf_addstr(&sb, "\n");
 		p += n;

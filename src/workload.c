@@ -66,11 +66,11 @@ int workload_known(const char *name)
 }
 
 static void add_file(struct workload *w, const char *src, const char *dst, const char *package,
-		     int program)
+		     enum workload_kind kind)
 {
 	w->files = xrealloc(w->files, (size_t)(w->nfiles + 1) * sizeof(*w->files));
 	w->files[w->nfiles++] = (struct workload_file){ xstrdup(src), xstrdup(dst), xstrdup(package),
-							 program };
+							 kind };
 }
 
 static int compile_regex(struct workload *w)
@@ -100,7 +100,7 @@ static int init_custom(struct workload *w, const struct conf *c)
 	w->lower_better = !strcmp(c->custom_better, "lower");
 	w->regex = xstrdup(c->custom_regex);
 	w->script = xstrdup("/bench/custom \"$1\" \"$2\"\n");
-	add_file(w, c->custom_command, "bench/custom", "(CUSTOM_COMMAND)", 1);
+	add_file(w, c->custom_command, "bench/custom", "(CUSTOM_COMMAND)", WORKLOAD_ANY);
 	return 0;
 }
 
@@ -121,7 +121,7 @@ int workload_init(struct workload *w, const struct conf *c)
 		w->script = b->script ? xstrdup(b->script) : NULL;
 		w->regex = xstrdup(b->regex);
 		for (f = b->files; *f; f += 4)
-			add_file(w, f[0], f[1], f[2], *f[3] == 'p');
+			add_file(w, f[0], f[1], f[2], *f[3] == 'p' ? WORKLOAD_PROGRAM : WORKLOAD_DATA);
 	} else if (init_custom(w, c) < 0) {
 		goto fail;
 	}

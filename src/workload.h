@@ -41,7 +41,12 @@ struct workload_file {
 	char *src;		/* host path */
 	char *dst;		/* path inside the image */
 	char *package;		/* what installs it */
-	int program;		/* a program whose libraries ldd lists */
+	enum workload_kind {
+		WORKLOAD_DATA,		/* a file the benchmark reads */
+		WORKLOAD_PROGRAM,	/* a program whose libraries ldd lists */
+		WORKLOAD_ANY,		/* a user's program, or a script or static
+					 * binary that ldd refuses (no libraries) */
+	} kind;
 };
 
 struct workload {
