@@ -406,7 +406,7 @@ static double unbuilt_share(struct bench *be, const int *pts, int np)
 /* Builds: this process's narrow incremental ones, else the config's
  * history, else half a minute (a link and a few objects take 15-60 s on a
  * 2-core machine); a full build is charged once when the O= directory is
- * still empty. */
+ * still empty, at what the last such build cost (build_history_full_cost). */
 static void ops_cost(void *ctx, struct bisect_costs *c)
 {
 	struct bench *be = ctx;
@@ -424,7 +424,7 @@ static void ops_cost(void *ctx, struct bisect_costs *c)
 	c->build *= unbuilt_share(be, c->pts, c->np);
 	c->full_extra = 0;
 	if (build_next_is_full(&be->build))
-		c->full_extra = (known && h.n_full ? h.full_s : 400.0) - c->build;
+		c->full_extra = (known ? build_history_full_cost(&h, 400.0) : 400.0) - c->build;
 }
 
 const struct bisect_ops bench_ops = { ops_samples, ops_measure, ops_label, ops_cost, ops_ensure_many,

@@ -534,7 +534,7 @@ out:
 }
 
 /* The build history of this config: WORKDIR/kernels/builds-CFG, one line
- * per build, "full|incr STEPS SECONDS", the last HISTORY_KEEP kept. */
+ * per build, "full|cached|incr STEPS SECONDS", the last HISTORY_KEEP kept. */
 #define HISTORY_KEEP 40
 
 static char *history_path(struct build *b)
@@ -542,22 +542,15 @@ static char *history_path(struct build *b)
 	return xasprintf("%s/builds-%.16s", b->cachedir, b->config_hash);
 }
 
-int build_history(struct build *b, struct build_history *h)
+int build_history_parse(const char *text, struct build_history *h)
 {
-	char *p, *text = NULL, *line, *cur;
+	char *copy = xstrdup(text ? text : ""), *line, *cur;
 	double incr[HISTORY_KEEP];
 	long isteps[HISTORY_KEEP];
 	int i, n;
 
 	memset(h, 0, sizeof(*h));
-	if (load_identity(b) < 0)
-		return -1;
-	p = history_path(b);
-	if (!util_exists(p) || util_read_file(p, &text, NULL) < 0) {
-		free(p);
-		return -1;
-	}
-	for (cur = text; (line = strsep(&cur, "\n"));) {
+	for (cur = copy; (line = strsep(&cur, "\n"));) {
 		char *f[3] = { NULL }, *tok = line;
 		long steps;
 		double secs;
@@ -571,6 +564,10 @@ int build_history(struct build *b, struct build_history *h)
 			h->full_steps = steps;
 			h->full_s = secs;
 			h->n_full++;
+		} else if (!strcmp(f[0], "cached")) {
+			h->full_steps = steps;
+			h->cached_s = secs;
+			h->n_cached++;
 		} else if (!strcmp(f[0], "incr") && h->n_incr < HISTORY_KEEP) {
 			isteps[h->n_incr] = steps;
 			incr[h->n_incr++] = secs;
@@ -585,9 +582,34 @@ int build_history(struct build *b, struct build_history *h)
 		}
 	h->incr_s = n ? h->incr_s / n : 0;
 	h->n_incr = n;
+	free(copy);
+	return h->n_full || h->n_cached || h->n_incr ? 0 : -1;
+}
+
+double build_history_full_cost(const struct build_history *h, double dflt)
+{
+	if (h->n_cached)
+		return h->cached_s;
+	return h->n_full ? h->full_s : dflt;
+}
+
+int build_history(struct build *b, struct build_history *h)
+{
+	char *p, *text = NULL;
+	int ret;
+
+	memset(h, 0, sizeof(*h));
+	if (load_identity(b) < 0)
+		return -1;
+	p = history_path(b);
+	if (!util_exists(p) || util_read_file(p, &text, NULL) < 0) {
+		free(p);
+		return -1;
+	}
+	ret = build_history_parse(text, h);
 	free(text);
 	free(p);
-	return h->n_full || h->n_incr ? 0 : -1;
+	return ret;
 }
 
 int build_is_wide(long steps, long full_steps)
@@ -604,7 +626,7 @@ int build_next_is_full(struct build *b)
 	return full;
 }
 
-static void record_history(struct build *b, int full, long steps, double seconds)
+static void record_history(struct build *b, const char *kind, long steps, double seconds)
 {
 	char *p = history_path(b), *text = NULL, *start;
 	struct sbuf sb;
@@ -618,7 +640,7 @@ static void record_history(struct build *b, int full, long steps, double seconds
 				break;
 		sbuf_addstr(&sb, start);
 	}
-	sbuf_addf(&sb, "%s %ld %.1f\n", full ? "full" : "incr", steps, seconds);
+	sbuf_addf(&sb, "%s %ld %.1f\n", kind, steps, seconds);
 	util_write_file_atomic(p, sb.buf, sb.len);
 	sbuf_release(&sb);
 	free(text);
@@ -627,8 +649,8 @@ static void record_history(struct build *b, int full, long steps, double seconds
 
 /* Where this build's objects came from, said and added to the totals:
  * distcc's client log (dlog) when distcc is on, else ccache's counters
- * before and after. */
-static void count_objects(struct build *b, const char *dlog, long objects,
+ * before and after.  Returns how many were compiled (not from ccache). */
+static long count_objects(struct build *b, const char *dlog, long objects,
 			  const struct ccache_stats *before)
 {
 	struct ccache_stats after;
@@ -658,6 +680,7 @@ static void count_objects(struct build *b, const char *dlog, long objects,
 	}
 	b->obj_local += here;
 	b->obj_cached += hits;
+	return objects - hits;
 }
 
 /* make vmlinux, with progress.  A full build (no vmlinux in O= yet) is
@@ -671,6 +694,7 @@ static int compile(struct build *b, const char *log, struct build_result *res)
 	struct ccache_stats before;
 	double start = util_now();
 	char *what, *dlog;
+	long compiled = 0;
 	int st, have_stats;
 
 	res->full = build_next_is_full(b);
@@ -693,10 +717,14 @@ static int compile(struct build *b, const char *log, struct build_result *res)
 	}
 	progress_done(&w.prog);
 	if (st == 0)
-		count_objects(b, dlog, w.objects, have_stats ? &before : NULL);
+		compiled = count_objects(b, dlog, w.objects, have_stats ? &before : NULL);
 	free(dlog);
+	/* A full build that compiled under half its objects cost what ccache
+	 * costs, not what compiling does. */
+	res->from_cache = res->full && st == 0 && w.objects > 0 && 2 * compiled < w.objects;
 	if (st == 0 && w.steps > 0)
-		record_history(b, res->full, w.steps, util_now() - start);
+		record_history(b, res->from_cache ? "cached" : res->full ? "full" : "incr", w.steps,
+			       util_now() - start);
 	res->steps = w.steps;
 	res->wide = !res->full && build_is_wide(w.steps, h.full_steps);
 	free(what);

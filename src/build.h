@@ -50,6 +50,8 @@ struct build_result {
 	double seconds;		/* build time, 0 when cached */
 	int cached;
 	int full;		/* compiled in an empty O= directory */
+	int from_cache;		/* full, but most objects came from ccache: not
+				 * what a full compile costs (build_history) */
 	long steps;		/* kbuild steps it took, 0 when cached */
 	int wide;		/* incremental but rebuilt most objects (build_is_wide) */
 };
@@ -96,13 +98,19 @@ int build_lookup(struct build *b, const char *treeid, struct build_result *res,
 int build_kernel(struct build *b, const char *treeid, struct build_result *res);
 void build_result_release(struct build_result *res);
 
-/* What compiling this config cost before, from every build in WORKDIR. */
+/* What compiling this config cost before, from every build in WORKDIR.
+ * A full build is one in an empty O= directory; the history keeps those
+ * that compiled most of their objects ("full") apart from those that took
+ * most from ccache ("cached": another O= directory of a tree built
+ * before), so that neither is charged at the other's price. */
 struct build_history {
-	long full_steps;	/* kbuild steps of the last full build, 0 unknown */
-	double full_s;		/* its seconds */
+	long full_steps;	/* kbuild steps of the last full or cached build,
+				 * 0 unknown */
+	double full_s;		/* seconds of the last full build */
+	double cached_s;	/* seconds of the last cached one */
 	double incr_s;		/* mean seconds of the recent narrow incremental
 				 * builds (see build_is_wide()) */
-	int n_full, n_incr;	/* n_incr: the narrow ones */
+	int n_full, n_cached, n_incr;	/* n_incr: the narrow ones */
 };
 
 /* Steps from which an incremental build counts as wide (a header change
@@ -112,6 +120,15 @@ struct build_history {
 int build_is_wide(long steps, long full_steps);
 /* 0 with h filled, -1 when this config has no build history (h zeroed). */
 int build_history(struct build *b, struct build_history *h);
+/* The same from the text of a history file: lines "full|cached|incr STEPS
+ * SECONDS", oldest first; other lines are skipped.  Pure.  0, or -1 when
+ * it holds no build (h zeroed). */
+int build_history_parse(const char *text, struct build_history *h);
+/* What the next full build (an empty O= directory) will likely cost, in
+ * seconds: a cached build's when one is known (this config has been
+ * compiled in this WORKDIR, its ccache holds it), else a full one's, else
+ * dflt. */
+double build_history_full_cost(const struct build_history *h, double dflt);
 /* Whether the next build is a full one (nothing built in O= yet): 1 or 0. */
 int build_next_is_full(struct build *b);
 void build_release(struct build *b);

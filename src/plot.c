@@ -35,10 +35,16 @@ void plot_release(struct plot *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* Quotes, tabs and backslashes would break the data file and the script. */
+/* Quotes, tabs and backslashes would break the data file and the script.
+ * Clipped to max bytes, never inside a UTF-8 character. */
 static char *clean(const char *s, size_t max)
 {
 	char *l = xstrndup(s ? s : "", max), *q;
+	size_t len = strlen(l);
+
+	if (s && strlen(s) > len)
+		while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
+			l[--len] = '\0';
 
 	for (q = l; *q; q++)
 		if (*q == '"' || *q == '\t' || *q == '\'' || *q == '\\' || *q == '\n')

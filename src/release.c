@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,21 +199,29 @@ int release_available(const char *series, char ***versions, int *n)
 }
 
 /* WORKDIR/releases/debs/linux-source-SERIES_VERSION_all.deb, fetched when
- * missing; caller frees, NULL on error. */
+ * missing: into a directory of its own first, renamed when whole, so that
+ * a download cut short is never taken for the package.  Caller frees,
+ * NULL on error. */
 static char *fetch_deb(const struct conf *c, const char *series, const char *version)
 {
 	char *dir = xasprintf("%s/releases/debs", c->workdir);
 	char *deb = xasprintf("%s/linux-source-%s_%s_all.deb", dir, series, version);
+	char *part = xasprintf("%s/partial", dir);
+	char *got = xasprintf("%s/linux-source-%s_%s_all.deb", part, series, version);
 	char *pkg = xasprintf("linux-source-%s=%s", series, version);
 	const char *argv[] = { "apt-get", "download", "-q", pkg, NULL };
 	char *what = xasprintf("apt-get download %s", pkg);
 
-	if (!util_exists(deb) && util_mkdir_p(dir) == 0) {
+	if (!util_exists(deb) && util_rm_rf(part) == 0 && util_mkdir_p(part) == 0) {
 		info("releases: %s: %s", version, what);
-		run_tool(argv, dir, what);
+		if (run_tool(argv, part, what) == 0 && util_exists(got) && rename(got, deb) < 0)
+			error("cannot rename %s to %s: %s", got, deb, strerror(errno));
+		util_rm_rf(part);
 	}
 	free(what);
 	free(pkg);
+	free(got);
+	free(part);
 	free(dir);
 	if (!util_exists(deb)) {
 		free(deb);

@@ -92,11 +92,15 @@ void tree_release(struct tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int tree_git_cmd(const char *dir, char **out, int quiet, const char *const *args)
+/* Runs git as tree_git_cmd() does; with index != NULL, on that index file
+ * (GIT_INDEX_FILE) instead of the work tree's. */
+static int git_cmd(const char *dir, char **out, int quiet, const char *index,
+		   const char *const *args)
 {
-	const char *argv[32];
+	const char *argv[32], *env[16];
 	struct run_cmd cmd;
-	int i = 0, ret;
+	char *ienv = index ? xasprintf("GIT_INDEX_FILE=%s", index) : NULL;
+	int i = 0, e = 0, ret;
 
 	argv[i++] = "git";
 	argv[i++] = "-c";
@@ -106,9 +110,14 @@ int tree_git_cmd(const char *dir, char **out, int quiet, const char *const *args
 	for (; *args && i < 31; args++)
 		argv[i++] = *args;
 	argv[i] = NULL;
+	for (; git_env[e]; e++)
+		env[e] = git_env[e];
+	if (ienv)
+		env[e++] = ienv;
+	env[e] = NULL;
 	run_init(&cmd, argv);
 	cmd.cwd = dir;
-	cmd.env = git_env;
+	cmd.env = env;
 	cmd.capture = out != NULL;
 	if (!out)
 		cmd.stdout_path = "/dev/null";	/* git's chatter is not our output */
@@ -117,8 +126,17 @@ int tree_git_cmd(const char *dir, char **out, int quiet, const char *const *args
 	if (out)
 		*out = xstrdup(util_trim(cmd.out.buf));
 	run_release(&cmd);
+	free(ienv);
 	return ret;
 }
+
+int tree_git_cmd(const char *dir, char **out, int quiet, const char *const *args)
+{
+	return git_cmd(dir, out, quiet, NULL, args);
+}
+
+/* git on the index file idx, not the work tree's. */
+#define GIT_IDX(dir, out, idx, ...) git_cmd(dir, out, 1, idx, (const char *const[]){ __VA_ARGS__, NULL })
 
 #define GIT(dir, out, quiet, ...) TREE_GIT(dir, out, quiet, __VA_ARGS__)
 
@@ -310,47 +328,67 @@ static struct tree_state *add_state(struct tree_range *r, int *alloc)
 	return s;
 }
 
-/* Commits patch i of the series (applied, or an empty commit when it does
- * not apply: a state to skip).  The trailers number and name the state
- * for tree_list().  0 or -1. */
-static int commit_patch(struct tree *t, const struct series_patch *p, int i, const char *last)
+/* Commits patch i of the series on commit last (applied, or an empty
+ * commit when it does not apply: a state to skip), through the index
+ * file idx, which holds last's tree.  The trailers number and name the
+ * state for tree_list().  The new commit's id goes into last.  0 or -1. */
+static int commit_patch(struct tree *t, const struct series_patch *p, int i, const char *idx,
+			char *last)
 {
-	int noapply = GIT(t->dir, NULL, 1, "apply", "--index", "--whitespace=nowarn", p->path) != 0;
-	char *msg;
-	int st;
+	int noapply = GIT_IDX(t->dir, NULL, idx, "apply", "--cached", "--whitespace=nowarn",
+			      p->path) != 0;
+	char *msg, *treeid = NULL, *id = NULL;
+	int ret = -1;
 
 	if (noapply) {
 		warning("%s: patch %d does not apply to state %d; state %d will be skipped",
 			p->name, i, i - 1, i);
-		GIT(t->dir, NULL, 1, "reset", "-q", "--hard", last);
+		GIT_IDX(t->dir, NULL, idx, "read-tree", last);
 	}
+	/* Ends in one newline, as `git commit -m` leaves it: the same ids as
+	 * before this was done without the work tree. */
 	msg = xasprintf("%s\n\nTbisect-State: %d\nTbisect-Patch: %s\n%s", p->subject, i, p->name,
 			noapply ? "Tbisect-Status: noapply\n" : "");
-	st = GIT(t->dir, NULL, 0, "commit", "-q", "--no-verify", "--allow-empty", "-m", msg);
+	if (GIT_IDX(t->dir, &treeid, idx, "write-tree") != 0 || strlen(treeid) != 40 ||
+	    GIT_IDX(t->dir, &id, idx, "commit-tree", treeid, "-p", last, "-m", msg) != 0 ||
+	    strlen(id) != 40) {
+		error("git commit of %s failed", p->name);
+		goto out;
+	}
+	memcpy(last, id, 41);
+	ret = 0;
+out:
+	free(treeid);
+	free(id);
 	free(msg);
-	return st != 0 ? error("git commit of %s failed", p->name) : 0;
+	return ret;
 }
 
 /* The series' commits on the base, refs/tbisect/series at the last one,
- * and the series hash beside it.  0 or -1. */
+ * and the series hash beside it.  Made on an index file of their own:
+ * the work tree keeps what the last build compiled, so that checking out
+ * a state of the new series rewrites only the files that differ (make
+ * rebuilds only what they touch).  0 or -1. */
 static int apply_series(struct tree *t, const struct series *s)
 {
-	char last[41], *marker = series_marker(t), *text;
+	char last[41], *marker = series_marker(t), *idx = xasprintf("%s/.git/tbisect-index", t->dir);
+	char *text;
 	int i, ret = -1;
 
 	if (tree_rev_parse(t->dir, "tbisect-base^{commit}", last) < 0) {
 		error("the work tree %s has no tbisect-base tag; remove it and prepare again", t->dir);
 		goto out;
 	}
-	if (tree_checkout(t, last) < 0)
+	if (GIT_IDX(t->dir, NULL, idx, "read-tree", last) != 0) {
+		error("git read-tree %s failed in %s", last, t->dir);
 		goto out;
+	}
 	for (i = 0; i < s->n; i++) {
 		if (util_interrupted) {
 			error("interrupted");
 			goto out;
 		}
-		if (commit_patch(t, &s->patch[i], i + 1, last) < 0 ||
-		    tree_rev_parse(t->dir, "HEAD", last) < 0)
+		if (commit_patch(t, &s->patch[i], i + 1, idx, last) < 0)
 			goto out;
 	}
 	if (GIT(t->dir, NULL, 1, "update-ref", SERIES_REF, last) != 0) {
@@ -361,6 +399,8 @@ static int apply_series(struct tree *t, const struct series *s)
 	ret = util_write_file_atomic(marker, text, strlen(text));
 	free(text);
 out:
+	unlink(idx);
+	free(idx);
 	free(marker);
 	return ret;
 }
@@ -502,6 +542,7 @@ static int parse_state(const struct tree *t, char *line, struct tree_state *s)
 	if (own && *f[3] && util_parse_long(f[3], &idx) == 0 && idx > 0 && idx < 1000000)
 		s->index = (int)idx;
 	tag = strstr(f[6], "tag: ");	/* %D: "HEAD -> main, tag: v6.12.95, ..." */
+	s->named = own || tag;
 	if (own)	/* the series' base has no trailer */
 		s->name = *f[4] ? xstrdup(f[4]) : xstrdup("base");
 	else if (tag)	/* a state is named by its tag, else its short id */

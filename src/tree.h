@@ -49,6 +49,8 @@ struct tree_state {
 	char *name;		/* patch file name, "base", a tag of the commit, or
 				 * its short id */
 	char *subject;
+	int named;		/* name is a patch name, "base" or a tag, not the
+				 * short id that stands in for a missing one */
 	int broken;		/* the series: its patch did not apply */
 	int merge;		/* a merge commit */
 };

@@ -80,8 +80,11 @@ check "TREE resume repeated no run the bisection already had ($again)" test "$ag
 check "TREE report names the first bad commit by its id, its tag and the merge it was in" \
   test "$st" = 0 -a -n "$(grep "^first bad: $culprit (culprit) sched/features: do not preempt on wakeup" "$T/out")" \
        -a -n "$(grep "found inside merge ${merge0:0:12}" "$T/out")"
-check "TREE plot names the tagged culprit by its tag, the other commits by short hash" \
-  test -n "$(grep " culprit" "$T/plots/tbisect.dat")" -a "$(grep -c " [0-9a-f]\{12\}" "$T/plots/tbisect.dat")" -ge 1
+# Column 7 is the tic ("N name"), 8 the subject.
+check "TREE plot names the tagged culprit by its tag, the other commits by their subject, none by a short id" \
+  test -n "$(awk -F'\t' '$7 ~ /^[0-9]+ culprit$/' "$T/plots/tbisect.dat")" \
+       -a "$(awk -F'\t' '$7 != " " && index($8, substr($7, index($7, " ") + 1)) == 1' "$T/plots/tbisect.dat" | wc -l)" -ge 2 \
+       -a -z "$(awk -F'\t' '$7 ~ /^[0-9]+ [0-9a-f]+$/' "$T/plots/tbisect.dat")"
 check "the user's tree is untouched: HEAD, index, work tree, refs" test "$(user_state | md5sum)" = "$before"
 
 # culprits over the merge's step descends into the branch, as bisect does.

@@ -125,7 +125,8 @@ touch -d '2001-01-01' "$T/rel.tar"
 rel states; base3=$(awk -F'\t' '$1==0{print $2}' "$T/out")
 check "changed tarball: extracted again, new base ($base3)" test "$st" = 0 -a -n "$base3" -a "$base3" != "$base1" -a "$(cat "$T/w-rel/linux/VERSION")" = two
 has "extracting it again" && ok "changed tarball: prepare says it extracts again" || no "changed tarball: prepare says it extracts again"
-check "changed tarball: the series is applied on the new base" test "$(grep -c $'\tok\t' "$T/out")" = 2 -a -e "$T/w-rel/linux/NEW"
+check "changed tarball: the series is applied on the new base" \
+  test "$(grep -c $'\tok\t' "$T/out")" = 2 -a "$(git -C "$T/w-rel/linux" show refs/tbisect/series:NEW)" = new
 rm -rf "$T/w-rel"
 
 # --- prepare: one commit per patch, idempotent.
@@ -155,6 +156,49 @@ tb measure -n 2 4
 check "second measurement of state 4 did no kernel build" test -n "$(grep "cost: 0 kernel builds" "$T/out")"
 read -r a b < <(awk -F'\t' -v k=4 'NR>1 && $2==k && $5=="ok"{printf "%s ", $6} END{print ""}' "$W/results.tsv")
 check "icount repeats differ by < 0.05% ($a vs $b)" awk -v a="$a" -v b="$b" 'BEGIN{d=(a-b)/a; if(d<0)d=-d; exit !(b>0 && d < 0.0005)}'
+
+# --- ccache through cppfilter: a comment-only header change compiles
+# nothing, and the kernel is the one a real compile of that tree gives.
+mkdir -p "$T/kp-cmt"
+cp kpatches/0001-*.patch kpatches/0002-*.patch kpatches/0003-*.patch kpatches/0004-*.patch "$T/kp-cmt/"
+( cd "$T/kp-cmt" && ls 000*.patch ) >"$T/kp-cmt/series"
+cat >"$T/kp-cmt/0005-sort-comment.patch" <<'PATCH'
+Subject: [PATCH] sort.h: a comment that moves every line below it (test)
+
+---
+--- a/include/linux/sort.h
++++ b/include/linux/sort.h
+@@ -1,4 +1,8 @@
+ /* SPDX-License-Identifier: GPL-2.0 */
++/*
++ * A comment and a blank line: no object may be compiled for them.
++ */
++
+ #ifndef _LINUX_SORT_H
+ #define _LINUX_SORT_H
+ 
+PATCH
+echo 0005-sort-comment.patch >>"$T/kp-cmt/series"
+# The series is made without the work tree: prepare leaves it, and the
+# build directory, as the last build had them (state 4, just measured).
+head0=$(git -C "$W/linux" rev-parse HEAD); mt0=$(stat -c %Y "$W/linux/include/linux/sched.h")
+tb -s "PATCHES=$T/kp-cmt" prepare
+check "prepare of another series leaves the work tree as the last build had it (HEAD, file times)" \
+  test "$st" = 0 -a "$(git -C "$W/linux" rev-parse HEAD)" = "$head0" -a "$(stat -c %Y "$W/linux/include/linux/sched.h")" = "$mt0" \
+       -a -z "$(git -C "$W/linux" status --porcelain --untracked-files=no)"
+tb -s "PATCHES=$T/kp-cmt" build 4 5
+sha5=$(awk -F'\t' '$1 == "5" && $2 == "built" { print $5 }' "$T/out")
+read -r nobj ncomp < <(sed -n 's/.*build: 5 (0005-sort-comment.patch): \([0-9]*\) objects: \([0-9]*\) compiled, .*/\1 \2/p' "$T/out")
+check "cppfilter: a comment in sort.h: ${nobj:-?} objects rebuilt, ${ncomp:-?} compiled, the rest from ccache (exit $st)" \
+  test "$st" = 0 -a -n "$sha5" -a "${nobj:-0}" -ge 1 -a "${ncomp:-1}" = 0
+# The same tree compiled for real: its objects' sources touched, ccache told to recompile.
+k5=$(awk -F'\t' '$1 == "5" { print $3 }' "$T/out"); rm -rf "$(dirname "$k5")"
+touch "$W/linux/include/linux/sort.h"
+CCACHE_RECACHE=1 tb -s "PATCHES=$T/kp-cmt" build 5
+sha5b=$(awk -F'\t' '$1 == "5" && $2 == "built" { print $5 }' "$T/out")
+check "cppfilter: the kernel is byte-identical to a real compile's (SHA-256 ${sha5:0:12}, ${sha5b:0:12})" \
+  test "$st" = 0 -a -n "$sha5" -a "$sha5" = "$sha5b"
+tb -s "PATCHES=$TOP/kpatches" prepare
 
 col() { awk -F'\t' -v f="$1" 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } { print $c[f] }' "$W/results.tsv" | tail -n "${2:-1}"; }
 
@@ -513,15 +557,15 @@ build_running() {
   done
   return 1
 }
-"$BIN" -c "$T/test.conf" build 19 >"$T/out" 2>&1 &
+"$BIN" -c "$T/test.conf" build 11 >"$T/out" 2>&1 &
 pid=$!
-build_running 19; running=$?
+build_running 11; running=$?
 kill -INT $pid; wait $pid; st=$?
 check "SIGINT during a build (running: $running): exit 130 (got $st)" test "$running" = 0 -a "$st" = 130
 check "no make left running after SIGINT" test -z "$(pgrep -f "make -C $W/linux")"
-"$BIN" -c "$T/test.conf" build 20 >"$T/out" 2>&1 &
+"$BIN" -c "$T/test.conf" build 12 >"$T/out" 2>&1 &
 pid=$!
-build_running 20; running=$?
+build_running 12; running=$?
 kill -9 $pid; wait $pid 2>/dev/null
 check "kill -9 during a build: the build was running" test "$running" = 0
 gone "kill -9 during a build"
@@ -543,6 +587,12 @@ mkdir -p "$W/gbr" && git clone -q --shared "$W/linux" "$G" && git -C "$G" checko
 check "git bisect run + tbisect git-bisect-run names the hrtick commit" test -n "$(grep "^$c5 is the first bad commit" "$T/out")"
 check "git-bisect-run built beside the checkout ($W/gbr/build), from the same ccache" \
   test -e "$W/gbr/build/vmlinux" -a -n "$(grep -E "from ccache" "$T/out")"
+# Its first build (an empty O=) compiled next to nothing: the history keeps
+# it as such, apart from the cold compile of state 4.
+read -r gobj gcomp < <(sed -n 's/.*build: .*: \([0-9]*\) objects: \([0-9]*\) compiled, .*/\1 \2/p' "$T/out" | head -1)
+check "git-bisect-run's first build ($gcomp of $gobj objects compiled) is in the build history as served from ccache, state 4's as a full compile" \
+  test -n "$gobj" -a "$((2 * ${gcomp:-99999}))" -lt "${gobj:-0}" \
+       -a -n "$(grep -h '^cached ' "$W"/kernels/builds-*)" -a -n "$(grep -h '^full ' "$W"/kernels/builds-*)"
 ( cd "$G" && "$BIN" -c "$T/test.conf" git-bisect-run --good-above 1000000 ) >"$T/out" 2>&1; st=$?
 check "git-bisect-run exits 1 (bad) below the threshold" test "$st" = 1
 rm -rf "$W/gbr"
@@ -579,42 +629,6 @@ check "culprits with an end that cannot be built: exit 2, said (got $st)" \
   test "$st" = 2 -a -n "$(grep "cannot be built or booted" "$T/out")"
 tb -s "PATCHES=$TOP/kpatches" prepare
 check "original series restored" test "$st" = 0
-
-# --- ccache through cppfilter: a comment-only header change compiles
-# nothing, and the kernel is the one a real compile of that tree gives.
-mkdir -p "$T/kp-cmt"
-cp kpatches/0001-*.patch kpatches/0002-*.patch kpatches/0003-*.patch kpatches/0004-*.patch "$T/kp-cmt/"
-( cd "$T/kp-cmt" && ls 000*.patch ) >"$T/kp-cmt/series"
-cat >"$T/kp-cmt/0005-sort-comment.patch" <<'PATCH'
-Subject: [PATCH] sort.h: a comment that moves every line below it (test)
-
----
---- a/include/linux/sort.h
-+++ b/include/linux/sort.h
-@@ -1,4 +1,8 @@
- /* SPDX-License-Identifier: GPL-2.0 */
-+/*
-+ * A comment and a blank line: no object may be compiled for them.
-+ */
-+
- #ifndef _LINUX_SORT_H
- #define _LINUX_SORT_H
- 
-PATCH
-echo 0005-sort-comment.patch >>"$T/kp-cmt/series"
-tb -s "PATCHES=$T/kp-cmt" build 4 5
-sha5=$(awk -F'\t' '$1 == "5" && $2 == "built" { print $5 }' "$T/out")
-read -r nobj ncomp < <(sed -n 's/.*build: 5 (0005-sort-comment.patch): \([0-9]*\) objects: \([0-9]*\) compiled, .*/\1 \2/p' "$T/out")
-check "cppfilter: a comment in sort.h: ${nobj:-?} objects rebuilt, ${ncomp:-?} compiled, the rest from ccache (exit $st)" \
-  test "$st" = 0 -a -n "$sha5" -a "${nobj:-0}" -ge 1 -a "${ncomp:-1}" = 0
-# The same tree compiled for real: its objects' sources touched, ccache told to recompile.
-k5=$(awk -F'\t' '$1 == "5" { print $3 }' "$T/out"); rm -rf "$(dirname "$k5")"
-touch "$W/linux/include/linux/sort.h"
-CCACHE_RECACHE=1 tb -s "PATCHES=$T/kp-cmt" build 5
-sha5b=$(awk -F'\t' '$1 == "5" && $2 == "built" { print $5 }' "$T/out")
-check "cppfilter: the kernel is byte-identical to a real compile's (SHA-256 ${sha5:0:12}, ${sha5b:0:12})" \
-  test "$st" = 0 -a -n "$sha5" -a "$sha5" = "$sha5b"
-tb -s "PATCHES=$TOP/kpatches" prepare
 
 # --- distcc: a farm of one, distccd on 127.0.0.1, in its own process group.
 dport=""

@@ -1578,6 +1578,27 @@ static void test_missing_options(void)
 	free(m);
 }
 
+static void test_build_history(void)
+{
+	struct build_history h;
+
+	/* A cold full compile, a narrow and a wide incremental one, a torn line. */
+	CHECK(build_history_parse("full 5200 700.0\nincr 40 30.0\nincr 4000 160.0\nincr 50 50.0\n"
+				  "full 5200\n", &h) == 0);
+	CHECK(h.n_full == 1 && h.full_s == 700.0 && h.full_steps == 5200 && h.n_cached == 0);
+	CHECK(h.n_incr == 2 && h.incr_s == 40.0);
+	CHECK(build_history_full_cost(&h, 400.0) == 700.0);
+	/* Then an empty O= directory served from ccache: the next one costs
+	 * that, and the cold compile's figure stays apart. */
+	CHECK(build_history_parse("full 5200 700.0\ncached 5210 95.5\nincr 40 30.0\n", &h) == 0);
+	CHECK(h.n_full == 1 && h.full_s == 700.0 && h.n_cached == 1 && h.cached_s == 95.5);
+	CHECK(h.full_steps == 5210 && h.n_incr == 1 && h.incr_s == 30.0);
+	CHECK(build_history_full_cost(&h, 400.0) == 95.5);
+	/* Nothing known: the default; foreign lines are no history. */
+	CHECK(build_history_parse("", &h) == -1 && build_history_full_cost(&h, 400.0) == 400.0);
+	CHECK(build_history_parse("fast 1 2\ncached x 3\n", &h) == -1);
+}
+
 static void test_progress_format(void)
 {
 	char b[256];
@@ -2181,6 +2202,7 @@ static const struct {
 	{ "report: saved and loaded, text and markdown, the command quoted", test_report },
 	{ "bisect: time left from build and run costs, full first build, side by side; wide builds apart", test_time_left },
 	{ "progress: count, percent, elapsed and time left; unknown and overrun counts", test_progress_format },
+	{ "build: history keeps full compiles, builds served from ccache and incremental ones apart", test_build_history },
 };
 
 int main(void)
