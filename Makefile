@@ -114,7 +114,7 @@ test: deps
 	@# The console formatter streams each line (the file one holds a suite back until it ends).
 	prove -v --formatter TAP::Formatter::Console tests/unit.t tests/unit-asan.t tests/e2e.t
 
-bench: deps tbisect build/simbench
+bench: deps tbisect build/tbisect-prof.so build/simbench
 	./build/simbench
 	bash tests/bench/git-range.sh
 	bash tests/bench/releases.sh

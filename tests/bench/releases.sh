@@ -3,7 +3,8 @@
 # `tbisect releases` turns every version the archive offers into one
 # first-parent commit of a git tree; TREE mode then measures each release
 # (each one a near-full kernel build) and bisects the oldest against the
-# newest.  Prints the throughput of every release, the cost, the plot.
+# newest.  Prints the throughput of every release, the cost, the plot,
+# every step with its profile, and the profile of each change of series.
 #
 # TBISECT_BENCH_WORKDIR: work directory (default ~/.cache/tbisect-releases,
 # kept so that a second run reuses the builds and runs).
@@ -32,3 +33,14 @@ echo "releases: bisect in $((t3 - t2)) s (after the measurements)"
 # 0.0000%, so steps that small are real.
 tr -s THRESHOLD=0.01% sweep | tee "$W/releases-sweep.txt"
 cp plots/tbisect.png plots/releases.png 2>/dev/null && echo "releases: plot plots/releases.png"
+# Every step above CULPRIT_FLOOR, each profiled against its parent (PROFILE
+# is on in icount mode): where the instructions of each release go.
+t4=$(date +%s)
+tr culprits | tee "$W/releases-culprits.txt"
+echo "releases: culprits and their profiles in $(( $(date +%s) - t4 )) s"
+# The step from one series to the next (6.1 -> 6.12), profiled on its own.
+mapfile -t S < <(git -C "$R" log --first-parent --reverse --format=%s releases | sed 's/^linux-source-\([0-9.]*\) .*/\1/')
+for i in "${!V[@]}"; do
+  [ "$i" -gt 0 ] && [ "${S[$i]}" != "${S[$((i - 1))]}" ] &&
+    tr profile --top 20 "${V[$((i - 1))]}" "${V[$i]}" | tee "$W/releases-profile-${V[$i]}.txt"
+done
