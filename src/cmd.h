@@ -29,7 +29,10 @@ enum exit_code {
 	EXIT_NO_REGRESSION = 3,		/* bisect: endpoints do not differ / BAD faster */
 	EXIT_AMBIGUOUS = 4,		/* bisect: culprit among skipped states */
 	EXIT_SKIP = 125,		/* cannot build or boot (git bisect's "skip") */
-	EXIT_INTERRUPTED = 130,
+	EXIT_INTERRUPTED = 130,		/* main() then dies of the signal itself
+					 * (util_signal_exit): a shell reads 130
+					 * for SIGINT, 143 for SIGTERM, 129 for
+					 * SIGHUP */
 	EXIT_ABORT_BISECT = 255,	/* git-bisect-run: tool failure, stop git bisect */
 };
 

@@ -215,5 +215,7 @@ out_conf:
 	conf_release(&x.conf);
 out_opts:
 	free(o.sets);
+	if (ret == EXIT_INTERRUPTED)
+		util_signal_exit();
 	return ret;
 }

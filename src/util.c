@@ -35,6 +35,17 @@ void util_signals_init(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+void util_signal_exit(void)
+{
+	int sig = util_interrupted;
+
+	if (!sig)
+		return;
+	fflush(NULL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 void (*util_report_hook)(void);
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)

@@ -25,6 +25,12 @@ extern volatile sig_atomic_t util_interrupted;
 /* Installs flag-only handlers for SIGINT, SIGTERM and SIGHUP, and ignores
  * SIGPIPE (a closed pipe is a write error, not a death). */
 void util_signals_init(void);
+/* After the clean-up of an interrupted command: dies of the signal that
+ * interrupted it (default action, raised again), so that the shell or
+ * script that ran tbisect sees a death by that signal and stops too, as
+ * it would for any program (an exit(130) would let a script go on).
+ * Returns only when no signal came. */
+void util_signal_exit(void);
 
 /* Print "tbisect: error: ..." to stderr; always returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
