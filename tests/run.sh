@@ -157,6 +157,28 @@ check "second measurement of state 4 did no kernel build" test -n "$(grep "cost:
 read -r a b < <(awk -F'\t' -v k=4 'NR>1 && $2==k && $5=="ok"{printf "%s ", $6} END{print ""}' "$W/results.tsv")
 check "icount repeats differ by < 0.05% ($a vs $b)" awk -v a="$a" -v b="$b" 'BEGIN{d=(a-b)/a; if(d<0)d=-d; exit !(b>0 && d < 0.0005)}'
 
+col() { awk -F'\t' -v f="$1" 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } { print $c[f] }' "$W/results.tsv" | tail -n "${2:-1}"; }
+
+# --- guest health: every run's kernel log is read, its errors and warnings
+# counted and the first kept with the run.
+klog() { grep -a '^TBISECT-KLOG <[0-3]>\|^TBISECT-KLOG <4>WARNING:' "$1" | tr -d '\r'; }
+log=$(ls -t "$W"/logs/run-*.log | head -1)
+k0=$(klog "$log" | grep -c .)
+first=$(klog "$log" | head -1 | sed 's/^TBISECT-KLOG <[0-9]*>//')
+check "guest health: the run's kernel errors and warnings recorded as its console has them ($(col kerrors) of $k0: $(col kerror))" \
+  test -n "$(grep -a '^TBISECT-KLOG ' "$log")" -a "$(col kerrors)" = "$k0" -a "$(col kerror)" = "${first:--}"
+check "guest health: the default guest boots clean (no ACPI errors: CONFIG_PCI), the run line says so" \
+  test "$k0" = 0 -a -n "$(grep "kernel log clean" "$T/out")"
+sed 's|^ip link set lo up|mkdir -p /mnt; mount -t tmpfs -o size=bogus none /mnt\n&|' images/init >"$T/init-kerr"
+tb -s "IMAGE_INIT=$T/init-kerr" measure 4
+log=$(ls -t "$W"/logs/run-*.log | head -1)
+check "guest health: an init that provokes a kernel error gets one more ($(col kerrors) against $k0), the run line says so" \
+  test "$st" = 0 -a "$(col kerrors)" = $((k0 + 1)) -a -n "$(grep "kernel log: $((k0 + 1)) error" "$T/out")" \
+       -a -n "$(klog "$log" | grep "tmpfs: Bad value for 'size'")"
+# That run's guest is not the default one: its record leaves the results.
+kk=$(col key)
+grep -v "^$kk"$'\t' "$W/results.tsv" >"$T/r.tsv" && mv "$T/r.tsv" "$W/results.tsv"
+
 # --- ccache through cppfilter: a comment-only header change compiles
 # nothing, and the kernel is the one a real compile of that tree gives.
 mkdir -p "$T/kp-cmt"
@@ -199,28 +221,6 @@ sha5b=$(awk -F'\t' '$1 == "5" && $2 == "built" { print $5 }' "$T/out")
 check "cppfilter: the kernel is byte-identical to a real compile's (SHA-256 ${sha5:0:12}, ${sha5b:0:12})" \
   test "$st" = 0 -a -n "$sha5" -a "$sha5" = "$sha5b"
 tb -s "PATCHES=$TOP/kpatches" prepare
-
-col() { awk -F'\t' -v f="$1" 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } { print $c[f] }' "$W/results.tsv" | tail -n "${2:-1}"; }
-
-# --- guest health: every run's kernel log is read, its errors and warnings
-# counted and the first kept with the run.
-klog() { grep -a '^TBISECT-KLOG <[0-3]>\|^TBISECT-KLOG <4>WARNING:' "$1" | tr -d '\r'; }
-log=$(ls -t "$W"/logs/run-*.log | head -1)
-k0=$(klog "$log" | grep -c .)
-first=$(klog "$log" | head -1 | sed 's/^TBISECT-KLOG <[0-9]*>//')
-check "guest health: the run's kernel errors and warnings recorded as its console has them ($(col kerrors) of $k0: $(col kerror))" \
-  test -n "$(grep -a '^TBISECT-KLOG ' "$log")" -a "$(col kerrors)" = "$k0" -a "$(col kerror)" = "${first:--}"
-check "guest health: the default guest boots clean (no ACPI errors: CONFIG_PCI), the run line says so" \
-  test "$k0" = 0 -a -n "$(grep "kernel log clean" "$T/out")"
-sed 's|^ip link set lo up|mkdir -p /mnt; mount -t tmpfs -o size=bogus none /mnt\n&|' images/init >"$T/init-kerr"
-tb -s "IMAGE_INIT=$T/init-kerr" measure 4
-log=$(ls -t "$W"/logs/run-*.log | head -1)
-check "guest health: an init that provokes a kernel error gets one more ($(col kerrors) against $k0), the run line says so" \
-  test "$st" = 0 -a "$(col kerrors)" = $((k0 + 1)) -a -n "$(grep "kernel log: $((k0 + 1)) error" "$T/out")" \
-       -a -n "$(klog "$log" | grep "tmpfs: Bad value for 'size'")"
-# That run's guest is not the default one: its record leaves the results.
-kk=$(col key)
-grep -v "^$kk"$'\t' "$W/results.tsv" >"$T/r.tsv" && mv "$T/r.tsv" "$W/results.tsv"
 
 # --- the guest: SMP = 2 brings up 2 CPUs (ACPI), CGROUP_DEPTH = 3 runs
 # tbench in a systemd-like session scope; the results say what the guest saw.
