@@ -101,17 +101,49 @@ const char *bench_qemu(const struct bench *be)
 
 int bench_build(struct bench *be, int i, struct build_result *res)
 {
+	struct bench_target *t = &be->t[i];
+	enum build_status bst;
+	double t0;
 	int st;
 
 	memset(res, 0, sizeof(*res));
-	if (be->t[i].unusable && !be->t[i].treeid[0])
+	if (t->unusable && !t->treeid[0])
 		return BUILD_FAILED;
+	if ((st = build_lookup(&be->build, t->treeid, res, &bst)) < 0)
+		goto fail;
+	if (st == 0) {
+		/* Per kernel, not per run: a wall-clock state is prepared each run. */
+		if (!t->counted)
+			be->cached_builds++;
+		t->counted = 1;
+		return bst;
+	}
+	build_result_release(res);
+	/* Said before the checkout: an incremental build may end before its
+	 * first progress line. */
+	info("build: %s", t->label);
+	t0 = util_now();
 	if (bench_checkout(be, i) < 0)
 		return -1;
-	be->build.label = be->t[i].label;
-	st = build_kernel(&be->build, be->t[i].treeid, res);
+	be->t_checkout += util_now() - t0;
+	be->build.label = t->label;
+	st = build_kernel(&be->build, t->treeid, res);
 	be->build.label = NULL;
+	if (st < 0)
+		goto fail;
+	be->builds++;
+	t->counted = 1;
+	be->t_build += res->seconds;
+	if (st == BUILD_OK && !res->full && !res->wide) {
+		be->t_incr += res->seconds;
+		be->n_incr++;
+	}
+	if (st == BUILD_OK)
+		info("build: %s built in %.1f s", t->label, res->seconds);
 	return st;
+fail:
+	build_result_release(res);
+	return -1;
 }
 
 void bench_identity(const struct conf *c, enum conf_accel accel, const char *qemu,
@@ -454,7 +486,6 @@ int bench_checkout(struct bench *be, int i)
 static int prepare(struct bench *be, int i, struct build_result *res)
 {
 	struct bench_target *t = &be->t[i];
-	enum build_status bst;
 	int st;
 
 	memset(res, 0, sizeof(*res));
@@ -462,41 +493,8 @@ static int prepare(struct bench *be, int i, struct build_result *res)
 		return 1;
 	if (ensure_image(be) < 0)
 		return -1;
-	if ((st = build_lookup(&be->build, t->treeid, res, &bst)) < 0) {
-		build_result_release(res);
+	if ((st = bench_build(be, i, res)) < 0)
 		return -1;
-	}
-	if (st == 0) {
-		st = bst;
-		/* Per kernel, not per run: a wall-clock state is prepared each run. */
-		if (!t->counted)
-			be->cached_builds++;
-		t->counted = 1;
-	} else {
-		build_result_release(res);
-		info("build: %s", t->label);
-		double t0 = util_now();
-
-		if (bench_checkout(be, i) < 0)
-			return -1;
-		be->t_checkout += util_now() - t0;
-		be->build.label = t->label;
-		st = build_kernel(&be->build, t->treeid, res);
-		be->build.label = NULL;
-		if (st < 0) {
-			build_result_release(res);
-			return -1;
-		}
-		be->builds++;
-		t->counted = 1;
-		be->t_build += res->seconds;
-		if (st == BUILD_OK && !res->full && !res->wide) {
-			be->t_incr += res->seconds;
-			be->n_incr++;
-		}
-		if (st == BUILD_OK)
-			info("build: %s built in %.1f s", t->label, res->seconds);
-	}
 	if (st == BUILD_FAILED) {
 		skip_unbuildable(t, res);
 		build_result_release(res);

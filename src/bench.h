@@ -106,8 +106,10 @@ void bench_counts(const struct bench *be, struct bench_counts *n);
 const struct workload *bench_workload(const struct bench *be);
 /* The QEMU version bench_init() found, "MAJOR.MINOR". */
 const char *bench_qemu(const struct bench *be);
-/* Builds target i (or finds it built), progress lines naming it:
- * BUILD_OK or BUILD_FAILED with res filled (release it), or -1. */
+/* Builds target i (or finds it built: no checkout then), progress lines
+ * naming it ("build: LABEL" before it starts, "built in N s" after), its
+ * cost added to the counts: BUILD_OK or BUILD_FAILED with res filled
+ * (release it), or -1.  The one way every command builds a state. */
 int bench_build(struct bench *be, int i, struct build_result *res);
 /* Successful samples of target i recorded so far (*v borrowed until the
  * next call on be), failed runs into *nfail. */
