@@ -560,9 +560,12 @@ build_running() {
 }
 # Ctrl-C reaches the whole process group of a script that runs tbisect:
 # tbisect dies of the SIGINT, so the script stops too (it would go on
-# after an exit(130)).  set -m gives the script a group of its own.
+# after an exit(130)).  set -m gives the script a group of its own; env
+# gives it SIGINT's default action, which a shell started in the background
+# (nohup, a CI runner) may have inherited as ignored, and a shell cannot
+# take back what it was started ignoring.
 set -m
-bash -c '"$0" -c "$1" build 11; echo "the script went on: $?"' "$BIN" "$T/test.conf" >"$T/out" 2>&1 &
+env --default-signal=INT bash -c '"$0" -c "$1" build 11; echo "the script went on: $?"' "$BIN" "$T/test.conf" >"$T/out" 2>&1 &
 pid=$!
 set +m
 build_running 11; running=$?
