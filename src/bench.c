@@ -456,7 +456,7 @@ static void ops_cost(void *ctx, struct bisect_costs *c)
 	c->build *= unbuilt_share(be, c->pts, c->np);
 	c->full_extra = 0;
 	if (build_next_is_full(&be->build))
-		c->full_extra = (known ? build_history_full_cost(&h, 400.0) : 400.0) - c->build;
+		c->full_extra = build_history_full_cost(&h, 400.0) - c->build;	/* h zeroed when unknown */
 }
 
 const struct bisect_ops bench_ops = { ops_samples, ops_measure, ops_label, ops_cost, ops_ensure_many,

@@ -695,7 +695,7 @@ static int compile(struct build *b, const char *log, struct build_result *res)
 	double start = util_now();
 	char *what, *dlog;
 	long compiled = 0;
-	int st, have_stats;
+	int st, have_stats, from_cache;
 
 	res->full = build_next_is_full(b);
 	if (build_history(b, &h) < 0)
@@ -721,9 +721,9 @@ static int compile(struct build *b, const char *log, struct build_result *res)
 	free(dlog);
 	/* A full build that compiled under half its objects cost what ccache
 	 * costs, not what compiling does. */
-	res->from_cache = res->full && st == 0 && w.objects > 0 && 2 * compiled < w.objects;
+	from_cache = res->full && st == 0 && w.objects > 0 && 2 * compiled < w.objects;
 	if (st == 0 && w.steps > 0)
-		record_history(b, res->from_cache ? "cached" : res->full ? "full" : "incr", w.steps,
+		record_history(b, from_cache ? "cached" : res->full ? "full" : "incr", w.steps,
 			       util_now() - start);
 	res->steps = w.steps;
 	res->wide = !res->full && build_is_wide(w.steps, h.full_steps);

@@ -50,8 +50,6 @@ struct build_result {
 	double seconds;		/* build time, 0 when cached */
 	int cached;
 	int full;		/* compiled in an empty O= directory */
-	int from_cache;		/* full, but most objects came from ccache: not
-				 * what a full compile costs (build_history) */
 	long steps;		/* kbuild steps it took, 0 when cached */
 	int wide;		/* incremental but rebuilt most objects (build_is_wide) */
 };

@@ -164,13 +164,15 @@ int cmd_parse_count(const char *opt, const char *value, int *out)
  * more than a short id (plot_add() clips it). */
 static char *state_tic(const struct tree_state *s)
 {
-	const char *name = s->named ? s->name : s->subject, *dash = strchr(name, '-');
+	const char *name = s->name, *dash = strchr(name, '-');
 	size_t len;
 
-	if (s->named && dash && dash - name == 4 && strspn(name, "0123456789") == 4)
+	if (!s->named)
+		return xasprintf("%d %s", s->index, s->subject);
+	if (dash && dash - name == 4 && strspn(name, "0123456789") == 4)
 		name = dash + 1;
 	len = strlen(name);
-	if (s->named && len > 6 && !strcmp(name + len - 6, ".patch"))
+	if (len > 6 && !strcmp(name + len - 6, ".patch"))
 		len -= 6;
 	return xasprintf("%d %.*s", s->index, (int)len, name);
 }
