@@ -154,24 +154,54 @@ static void script_states(struct plot *p, struct sbuf *sb)
 	sbuf_addstr(sb, "\n");
 }
 
-/* The title, and under it a line per change (subjects stay out of the data). */
+static int is_change(const struct plot_row *r)
+{
+	return r->mark == MARK_REGRESSION || r->mark == MARK_IMPROVEMENT;
+}
+
+int plot_largest_changes(const struct plot *p, int *idx, int max)
+{
+	int i, j, k = 0, total = 0;
+
+	for (i = 0; i < p->n; i++)
+		total += is_change(&p->row[i]);
+	for (k = 0; k < max; k++) {
+		int best = -1;
+
+		for (i = 0; i < p->n; i++) {
+			int taken = 0;
+
+			for (j = 0; j < k; j++)
+				taken |= idx[j] == i;
+			if (!is_change(&p->row[i]) || taken)
+				continue;
+			/* Strictly larger: of equal changes the earlier state comes first. */
+			if (best < 0 || fabs(p->row[i].change) > fabs(p->row[best].change))
+				best = i;
+		}
+		if (best < 0)
+			break;
+		idx[k] = best;
+	}
+	return total;
+}
+
+/* The title, and under it the three largest changes (subjects stay out of
+ * the data): with many small steps, the one that matters comes first. */
 static void title(const struct plot *p, struct sbuf *sb)
 {
-	int i, k = 0;
+	int idx[3], i, total = plot_largest_changes(p, idx, 3);
 
 	sbuf_addf(sb, "set title \"%s", p->title);
-	for (i = 0; i < p->n; i++) {
-		const struct plot_row *r = &p->row[i];
+	for (i = 0; i < 3 && i < total; i++) {
+		const struct plot_row *r = &p->row[idx[i]];
 
-		if (r->mark != MARK_REGRESSION && r->mark != MARK_IMPROVEMENT)
-			continue;
-		if (k++ < 3)
-			sbuf_addf(sb, "\\n%s at %s (%+.2f%%): %s",
-				  r->mark == MARK_REGRESSION ? "regression" : "improvement", r->tic,
-				  100 * r->change, r->label);
+		sbuf_addf(sb, "\\n%s at %s (%+.2f%%): %s",
+			  r->mark == MARK_REGRESSION ? "regression" : "improvement", r->tic,
+			  100 * r->change, r->label);
 	}
-	if (k > 3)
-		sbuf_addf(sb, "\\nand %d more changes (see the key)", k - 3);
+	if (total > 3)
+		sbuf_addf(sb, "\\nand %d more changes (see the key)", total - 3);
 	sbuf_addstr(sb, "\" noenhanced\n");
 }
 

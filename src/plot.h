@@ -54,6 +54,11 @@ void plot_init(struct plot *p, const char *dir, const char *name, const char *ti
  * row stays valid until the next plot_add(). */
 struct plot_row *plot_add(struct plot *p, double x, const char *tic, const char *label,
 			  const double *v, int n, enum plot_mark mark);
+/* The rows of the (up to) max largest changes (regressions and
+ * improvements, by |change|, the earlier state first when equal), largest
+ * first, into idx[0..max-1].  Returns how many changes the plot has in all;
+ * idx holds min(that, max) of them.  The title names these. */
+int plot_largest_changes(const struct plot *p, int *idx, int max);
 /* Writes data and script and runs gnuplot for PNG and SVG.  0 or -1. */
 int plot_write(struct plot *p);
 void plot_release(struct plot *p);

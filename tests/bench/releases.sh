@@ -26,6 +26,12 @@ echo "releases: measured in $((t2 - t1)) s"
 for i in "${!V[@]}"; do
   printf 'release: %s\t%s\n' "${V[$i]}" "$(awk -F'\t' -v i="$i" '$1 == i { print $3 "\t" $4 "\t" $5 }' "$W/releases-measure.txt")"
 done
+# The same as a markdown table, each release against the one before it.
+echo "| release | MB/s | vs the release before |"
+echo "|---|---:|---:|"
+awk -F'\t' '$1 ~ /^[0-9]+$/ && $3 ~ / MB\/s$/ {
+  v = $3 + 0; d = n++ ? sprintf("%+.3f%%", (v - p) / p * 100) : ""
+  printf "| %s | %.3f | %s |\n", $2, v, d; p = v }' "$W/releases-measure.txt"
 tr bisect | tee "$W/releases-bisect.txt"
 t3=$(date +%s)
 echo "releases: bisect in $((t3 - t2)) s (after the measurements)"

@@ -12,6 +12,7 @@
 #include "build.h"
 #include "check.h"
 #include "hist.h"
+#include "plot.h"
 #include "conf.h"
 #include "cppfilter.h"
 #include "distcc.h"
@@ -1599,6 +1600,35 @@ static void test_build_history(void)
 	CHECK(build_history_parse("fast 1 2\ncached x 3\n", &h) == -1);
 }
 
+/* The releases sweep: +0.11 -0.03 -0.01 -0.91 -0.01 -0.07 +0.08, the
+ * step of the series change in the middle, a GOOD mark and unmarked rows
+ * between: the title names -0.91 first, then +0.11, then +0.08. */
+static void test_plot_largest(void)
+{
+	static const double chg[] = { 0, .0011, -.0003, 0, -.0001, 0, -.0091, -.0001, -.0007,
+				      .0008, .0008 };
+	static const enum plot_mark mk[] = { MARK_GOOD, MARK_IMPROVEMENT, MARK_REGRESSION,
+					     MARK_NONE, MARK_REGRESSION, MARK_PARENT,
+					     MARK_REGRESSION, MARK_REGRESSION, MARK_REGRESSION,
+					     MARK_IMPROVEMENT, MARK_NONE };
+	double v = 109;
+	struct plot p;
+	int idx[3], i;
+
+	plot_init(&p, "/nonexistent", "t", "t");
+	for (i = 0; i < 11; i++)
+		plot_add(&p, i, "x", "y", &v, 1, mk[i])->change = chg[i];
+	CHECK(plot_largest_changes(&p, idx, 3) == 7);
+	CHECK(idx[0] == 6 && idx[1] == 1 && idx[2] == 9);
+	/* Of equal changes the earlier state; fewer changes than asked. */
+	p.row[9].change = -.0007;
+	CHECK(plot_largest_changes(&p, idx, 3) == 7 && idx[2] == 8);
+	for (i = 2; i < 11; i++)
+		p.row[i].mark = MARK_NONE;
+	CHECK(plot_largest_changes(&p, idx, 3) == 1 && idx[0] == 1);
+	plot_release(&p);
+}
+
 static void test_progress_format(void)
 {
 	char b[256];
@@ -2203,6 +2233,7 @@ static const struct {
 	{ "bisect: time left from build and run costs, full first build, side by side; wide builds apart", test_time_left },
 	{ "progress: count, percent, elapsed and time left; unknown and overrun counts", test_progress_format },
 	{ "build: history keeps full compiles, builds served from ccache and incremental ones apart", test_build_history },
+	{ "plot: the title names the largest changes, largest first", test_plot_largest },
 };
 
 int main(void)
