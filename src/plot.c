@@ -110,6 +110,11 @@ static void script_history(struct plot *p, struct sbuf *sb)
 	sbuf_addstr(sb, "\n");
 }
 
+static int is_change(const struct plot_row *r)
+{
+	return r->mark == MARK_REGRESSION || r->mark == MARK_IMPROVEMENT;
+}
+
 /* A state range: measured points, the inferred steps, GOOD/BAD, changes. */
 static void script_states(struct plot *p, struct sbuf *sb)
 {
@@ -120,8 +125,7 @@ static void script_states(struct plot *p, struct sbuf *sb)
 	for (i = 0; i < p->n; i++) {
 		const struct plot_row *r = &p->row[i], *par;
 
-		if ((r->mark != MARK_REGRESSION && r->mark != MARK_IMPROVEMENT) ||
-		    !(par = row_at(p, r->parent_x)))
+		if (!is_change(r) || !(par = row_at(p, r->parent_x)))
 			continue;
 		sbuf_addf(sb, "set arrow from %g, %.4f to %g, %.4f head filled size graph 0.015,25 "
 			      "lw 2 lc rgb '%s' front\n", r->x, par->median, r->x, r->median,
@@ -144,7 +148,7 @@ static void script_states(struct plot *p, struct sbuf *sb)
 		const struct plot_row *r = &p->row[i];
 		int reg = r->mark == MARK_REGRESSION;
 
-		if (!reg && r->mark != MARK_IMPROVEMENT)
+		if (!is_change(r))
 			continue;
 		sbuf_addf(sb, ", \\\n  '' using 1:($1==%g?$2:1/0) with points pt %d ps 2.5 "
 			      "lc rgb '%s' title \"%s %s: %+.2f%%%s\"", r->x, reg ? 11 : 9,
@@ -154,34 +158,25 @@ static void script_states(struct plot *p, struct sbuf *sb)
 	sbuf_addstr(sb, "\n");
 }
 
-static int is_change(const struct plot_row *r)
-{
-	return r->mark == MARK_REGRESSION || r->mark == MARK_IMPROVEMENT;
-}
-
 int plot_largest_changes(const struct plot *p, int *idx, int max)
 {
 	int i, j, k = 0, total = 0;
 
-	for (i = 0; i < p->n; i++)
-		total += is_change(&p->row[i]);
-	for (k = 0; k < max; k++) {
-		int best = -1;
+	/* One pass, inserting into idx kept sorted.  A row moves only past
+	 * strictly smaller changes, so of equal ones the earlier state stays
+	 * first. */
+	for (i = 0; i < p->n; i++) {
+		double c = fabs(p->row[i].change);
 
-		for (i = 0; i < p->n; i++) {
-			int taken = 0;
-
-			for (j = 0; j < k; j++)
-				taken |= idx[j] == i;
-			if (!is_change(&p->row[i]) || taken)
-				continue;
-			/* Strictly larger: of equal changes the earlier state comes first. */
-			if (best < 0 || fabs(p->row[i].change) > fabs(p->row[best].change))
-				best = i;
-		}
-		if (best < 0)
-			break;
-		idx[k] = best;
+		if (!is_change(&p->row[i]))
+			continue;
+		total++;
+		if (max <= 0 || (k == max && c <= fabs(p->row[idx[max - 1]].change)))
+			continue;
+		j = k < max ? k++ : max - 1;
+		for (; j > 0 && c > fabs(p->row[idx[j - 1]].change); j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
 	}
 	return total;
 }
