@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 void cppfilter_init(struct cppfilter *f)
 {
@@ -161,6 +163,8 @@ static int write_filtered(int fd, const char *text, size_t len)
 
 	cppfilter_init(&f);
 	sbuf_init(&out);
+	/* The text never grows but by a last newline: one allocation. */
+	sbuf_grow(&out, len + 1);
 	cppfilter_text(&f, text, len, &out);
 	ret = util_write_all(fd, out.buf, out.len);
 	sbuf_release(&out);
@@ -168,13 +172,53 @@ static int write_filtered(int fd, const char *text, size_t len)
 	return ret;
 }
 
+/* Filters the file at path in place: mapped, not read into a copy (a
+ * kernel object's preprocessed text is 1-4 MB, once per compile).  The
+ * filtered text is written only after the map is gone, so truncating the
+ * file never pulls pages from under it.  0 or -1. */
+static int filter_file(const char *path)
+{
+	struct cppfilter f;
+	struct sbuf out;
+	struct stat st;
+	void *map = NULL;
+	int fd, ret = -1;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		goto out_fd;
+	if (st.st_size > 0) {
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (map == MAP_FAILED)
+			goto out_fd;
+	}
+	cppfilter_init(&f);
+	sbuf_init(&out);
+	sbuf_grow(&out, (size_t)st.st_size + 1);
+	if (map) {
+		cppfilter_text(&f, map, (size_t)st.st_size, &out);
+		munmap(map, (size_t)st.st_size);
+	}
+	cppfilter_release(&f);
+	close(fd);
+	/* ccache's own temporary file: rewritten in place. */
+	if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) < 0)
+		goto out_buf;
+	ret = util_write_all(fd, out.buf, out.len);
+out_buf:
+	sbuf_release(&out);
+out_fd:
+	if (fd >= 0 && close(fd) < 0)
+		ret = -1;
+	return ret;
+}
+
 int cppfilter_main(int argc, char **argv)
 {
 	const char *ofile = argc > 1 ? output_file(argc, argv) : NULL;
 	struct run_cmd cmd;
-	char *text = NULL;
-	size_t len = 0;
-	int st, fd;
+	int st;
 
 	if (argc < 2) {
 		error("usage: %s COMPILER ARGS... (ccache's CCACHE_PREFIX_CPP)", CPPFILTER_NAME);
@@ -190,18 +234,12 @@ int cppfilter_main(int argc, char **argv)
 		run_release(&cmd);
 		return st < 0 ? 1 : st;
 	}
-	if (!ofile) {
+	if (!ofile)
 		st = write_filtered(STDOUT_FILENO, cmd.out.buf ? cmd.out.buf : "", cmd.out.len);
-	} else if ((st = util_read_file(ofile, &text, &len)) == 0) {
-		/* ccache's own temporary file: rewritten in place. */
-		fd = open(ofile, O_WRONLY | O_TRUNC | O_CLOEXEC);
-		st = fd < 0 ? -1 : write_filtered(fd, text, len);
-		if (fd >= 0 && close(fd) < 0)
-			st = -1;
-	}
+	else
+		st = filter_file(ofile);
 	if (st < 0)
 		error("%s: writing the filtered output failed", CPPFILTER_NAME);
-	free(text);
 	run_release(&cmd);
 	return st < 0 ? 1 : 0;
 }
