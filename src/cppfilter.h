@@ -44,9 +44,11 @@ void cppfilter_line(struct cppfilter *f, const char *line, size_t len, struct sb
 /* The same for a whole text of lines. */
 void cppfilter_text(struct cppfilter *f, const char *text, size_t len, struct sbuf *out);
 void cppfilter_release(struct cppfilter *f);
-/* Runs argv[1..] (the preprocessor ccache asked for), writes its filtered
- * stdout to stdout; its stderr passes through.  Returns its exit status
- * (1 when it could not run). */
+/* Runs argv[1..] (the preprocessor ccache asked for) and filters its
+ * output: the file named by -o FILE (ccache 4.x), rewritten in place, else
+ * its stdout, written to stdout.  Its stderr passes through.  Returns its
+ * exit status (1 when it could not run or the output could not be
+ * written). */
 int cppfilter_main(int argc, char **argv);
 
 #endif

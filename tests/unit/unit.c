@@ -2030,6 +2030,42 @@ static void test_cppfilter(void)
 }
 
 
+/* cppfilter_main as ccache runs it: `tbisect-cpp sh -c 'cat IN > OUT' sh IN
+ * -o OUT` stands for a preprocessor writing its -o file. */
+static int cpp_main_on(const char *in, const char *out, const char *script)
+{
+	char *argv[] = { CPPFILTER_NAME, "sh", "-c", (char *)script, "sh", (char *)in, "-o",
+			 (char *)out, NULL };
+
+	return cppfilter_main(8, argv);
+}
+
+static void test_cppfilter_file(void)
+{
+	const char *text = "# 0 \"k.c\"\n# 1 \"a.h\" 1\n\n\n  int   x;\n# 9 \"a.h\"\n\n"
+			   "# 2 \"k.c\" 2\nint y = 2;\n";
+	char *in = write_tmp("cpp.in", text, strlen(text)), *want = cpp_filtered(text);
+	char *out = xasprintf("%s/cpp.out", tmpdir), *got = NULL, *e;
+	size_t len = 0;
+
+	CHECK(cpp_main_on(in, out, "cat \"$1\" > \"$3\"") == 0);
+	CHECK(util_read_file(out, &got, &len) == 0 && got && len == strlen(want) &&
+	      !strcmp(got, want));
+	free(got);
+	got = NULL;
+	/* An empty output stays empty. */
+	e = write_tmp("cpp.empty", "", 0);
+	CHECK(cpp_main_on(e, out, "cat \"$1\" > \"$3\"") == 0);
+	CHECK(util_read_file(out, &got, &len) == 0 && len == 0);
+	free(got);
+	/* A preprocessor that fails: its status, not a filtered file. */
+	CHECK(cpp_main_on(in, out, "exit 3") == 3);
+	free(e);
+	free(out);
+	free(want);
+	free(in);
+}
+
 /* The benchmarks' parsers on the output their programs print. */
 static void test_workload(void)
 {
@@ -2188,6 +2224,7 @@ static const struct {
 	void (*fn)(void);
 } tests[] = {
 	{ "cppfilter: comments and blank lines vanish; code, literals, pragmas, files stay", test_cppfilter },
+	{ "cppfilter: the preprocessor's -o file becomes its filtered text, an empty one stays empty, a failing preprocessor's status passes through", test_cppfilter_file },
 	{ "tree: git bisect run's build directory beside a checkout under WORKDIR, else keyed", test_checkout_layout },
 	{ "profile: symbols at boundaries, user space and unknown rows, window per operation, rows sum to totals", test_profile },
 	{ "profile: user blocks resolve to the binary holding their code, the rest is unmatched", test_profile_user },
