@@ -163,7 +163,8 @@ static int write_filtered(int fd, const char *text, size_t len)
 
 	cppfilter_init(&f);
 	sbuf_init(&out);
-	/* The text never grows but by a last newline: one allocation. */
+	/* Filtering shrinks a text but in odd cases (a last line without its
+	 * newline, a marker written without spaces): one allocation as a rule. */
 	sbuf_grow(&out, len + 1);
 	cppfilter_text(&f, text, len, &out);
 	ret = util_write_all(fd, out.buf, out.len);
@@ -195,7 +196,7 @@ static int filter_file(const char *path)
 	}
 	cppfilter_init(&f);
 	sbuf_init(&out);
-	sbuf_grow(&out, (size_t)st.st_size + 1);
+	sbuf_grow(&out, (size_t)st.st_size + 1);	/* as in write_filtered() */
 	if (map) {
 		cppfilter_text(&f, map, (size_t)st.st_size, &out);
 		munmap(map, (size_t)st.st_size);
