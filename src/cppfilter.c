@@ -154,22 +154,29 @@ static const char *output_file(int argc, char **argv)
 	return o;
 }
 
+/* The filtered form of a whole text into out (initialised here). */
+static void filter_whole(const char *text, size_t len, struct sbuf *out)
+{
+	struct cppfilter f;
+
+	cppfilter_init(&f);
+	sbuf_init(out);
+	/* Filtering shrinks a text but in odd cases (a last line without its
+	 * newline, a marker written without spaces): one allocation as a rule. */
+	sbuf_grow(out, len + 1);
+	cppfilter_text(&f, text, len, out);
+	cppfilter_release(&f);
+}
+
 /* Filters text into fd.  0 or -1. */
 static int write_filtered(int fd, const char *text, size_t len)
 {
-	struct cppfilter f;
 	struct sbuf out;
 	int ret;
 
-	cppfilter_init(&f);
-	sbuf_init(&out);
-	/* Filtering shrinks a text but in odd cases (a last line without its
-	 * newline, a marker written without spaces): one allocation as a rule. */
-	sbuf_grow(&out, len + 1);
-	cppfilter_text(&f, text, len, &out);
+	filter_whole(text, len, &out);
 	ret = util_write_all(fd, out.buf, out.len);
 	sbuf_release(&out);
-	cppfilter_release(&f);
 	return ret;
 }
 
@@ -179,7 +186,6 @@ static int write_filtered(int fd, const char *text, size_t len)
  * file never pulls pages from under it.  0 or -1. */
 static int filter_file(const char *path)
 {
-	struct cppfilter f;
 	struct sbuf out;
 	struct stat st;
 	void *map = NULL;
@@ -194,14 +200,9 @@ static int filter_file(const char *path)
 		if (map == MAP_FAILED)
 			goto out_fd;
 	}
-	cppfilter_init(&f);
-	sbuf_init(&out);
-	sbuf_grow(&out, (size_t)st.st_size + 1);	/* as in write_filtered() */
-	if (map) {
-		cppfilter_text(&f, map, (size_t)st.st_size, &out);
+	filter_whole(map ? map : "", (size_t)st.st_size, &out);
+	if (map)
 		munmap(map, (size_t)st.st_size);
-	}
-	cppfilter_release(&f);
 	close(fd);
 	/* ccache's own temporary file: rewritten in place. */
 	if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) < 0)

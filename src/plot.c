@@ -181,22 +181,25 @@ int plot_largest_changes(const struct plot *p, int *idx, int max)
 	return total;
 }
 
-/* The title, and under it the three largest changes (subjects stay out of
- * the data): with many small steps, the one that matters comes first. */
+/* How many changes the title names; the key lists them all. */
+#define TITLE_CHANGES 3
+
+/* The title, and under it the largest changes (subjects stay out of the
+ * data): with many small steps, the one that matters comes first. */
 static void title(const struct plot *p, struct sbuf *sb)
 {
-	int idx[3], i, total = plot_largest_changes(p, idx, 3);
+	int idx[TITLE_CHANGES], i, total = plot_largest_changes(p, idx, TITLE_CHANGES);
 
 	sbuf_addf(sb, "set title \"%s", p->title);
-	for (i = 0; i < 3 && i < total; i++) {
+	for (i = 0; i < TITLE_CHANGES && i < total; i++) {
 		const struct plot_row *r = &p->row[idx[i]];
 
 		sbuf_addf(sb, "\\n%s at %s (%+.2f%%): %s",
 			  r->mark == MARK_REGRESSION ? "regression" : "improvement", r->tic,
 			  100 * r->change, r->label);
 	}
-	if (total > 3)
-		sbuf_addf(sb, "\\nand %d more changes (see the key)", total - 3);
+	if (total > TITLE_CHANGES)
+		sbuf_addf(sb, "\\nand %d more changes (see the key)", total - TITLE_CHANGES);
 	sbuf_addstr(sb, "\" noenhanced\n");
 }
 
