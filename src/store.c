@@ -31,23 +31,26 @@ struct field {
 	const char *name;
 	enum ftype type;
 	size_t off;
+	double min, max;	/* the values a run can have (numbers only) */
 };
 
 #define R(m) offsetof(struct store_rec, m)
+#define BIG 1e12
 static const struct field fields[] = {
-	{ "key", F_KEY, R(key) },		{ "state", F_INT, R(state) },
-	{ "name", F_STR, R(name) },		{ "subject", F_STR, R(subject) },
-	{ "status", F_STATUS, R(ok) },		{ "mbps", F_MBPS, R(value) },
-	{ "mode", F_STR, R(mode) },		{ "accel", F_STR, R(accel) },
-	{ "shift", F_LONG, R(shift) },		{ "clients", F_LONG, R(clients) },
-	{ "seconds", F_LONG, R(seconds) },	{ "build_s", F_SECS, R(build_s) },
-	{ "boot_s", F_SECS, R(boot_s) },	{ "bench_s", F_SECS, R(bench_s) },
-	{ "timestamp", F_LONG, R(timestamp) },	{ "version", F_STR, R(version) },
-	{ "reason", F_STR, R(reason) },		{ "guest_cpus", F_LONG, R(guest_cpus) },
-	{ "cgroup_depth", F_LONG, R(cgroup_depth) },	{ "qemu", F_STR, R(qemu) },
-	{ "kerrors", F_LONG, R(kerrors) },	{ "kerror", F_STR, R(kerror) },
-	{ "bench", F_STR, R(bench) },
+	{ "key", F_KEY, R(key), 0, 0 },		{ "state", F_INT, R(state), -1, 1e9 },
+	{ "name", F_STR, R(name), 0, 0 },	{ "subject", F_STR, R(subject), 0, 0 },
+	{ "status", F_STATUS, R(ok), 0, 0 },	{ "mbps", F_MBPS, R(value), 0, BIG },
+	{ "mode", F_STR, R(mode), 0, 0 },	{ "accel", F_STR, R(accel), 0, 0 },
+	{ "shift", F_LONG, R(shift), 0, 64 },	{ "clients", F_LONG, R(clients), 1, 4096 },
+	{ "seconds", F_LONG, R(seconds), 0, 86400 },	{ "build_s", F_SECS, R(build_s), 0, BIG },
+	{ "boot_s", F_SECS, R(boot_s), 0, BIG },	{ "bench_s", F_SECS, R(bench_s), 0, BIG },
+	{ "timestamp", F_LONG, R(timestamp), 0, BIG },	{ "version", F_STR, R(version), 0, 0 },
+	{ "reason", F_STR, R(reason), 0, 0 },	{ "guest_cpus", F_LONG, R(guest_cpus), -1, 4096 },
+	{ "cgroup_depth", F_LONG, R(cgroup_depth), -1, 64 },	{ "qemu", F_STR, R(qemu), 0, 0 },
+	{ "kerrors", F_LONG, R(kerrors), -1, BIG },	{ "kerror", F_STR, R(kerror), 0, 0 },
+	{ "bench", F_STR, R(bench), 0, 0 },
 };
+#undef BIG
 #undef R
 #define NFIELDS ARRAY_SIZE(fields)
 #define CHECK_LEN 12
@@ -176,10 +179,12 @@ static void add_rec(struct store *s, const struct store_rec *r)
 	d->bench = xstrdup(r->bench && *r->bench ? r->bench : "tbench");
 }
 
-/* Parses text into field f of r (strings borrowed from text); 0 or -1. */
+/* Parses text into field f of r (strings borrowed from text); 0 or -1 for
+ * text that is not a number, or a number no run can have (f's range). */
 static int field_parse(struct store_rec *r, const struct field *f, char *text)
 {
 	void *p = (char *)r + f->off;
+	double d;
 	long l;
 
 	switch (f->type) {
@@ -189,12 +194,14 @@ static int field_parse(struct store_rec *r, const struct field *f, char *text)
 		memcpy(p, text, 65);
 		return 0;
 	case F_INT:
-		if (util_parse_long(text, &l) < 0 || l < -1 || l > 1000000000)
-			return -1;
-		*(int *)p = (int)l;
-		return 0;
 	case F_LONG:
-		return util_parse_long(text, (long *)p);
+		if (util_parse_long(text, &l) < 0 || l < f->min || l > f->max)
+			return -1;
+		if (f->type == F_INT)
+			*(int *)p = (int)l;
+		else
+			*(long *)p = l;
+		return 0;
 	case F_STR:
 		*(char **)p = text;
 		return 0;
@@ -203,7 +210,10 @@ static int field_parse(struct store_rec *r, const struct field *f, char *text)
 		return *(int *)p || !strcmp(text, "failed") ? 0 : -1;
 	case F_MBPS:
 	case F_SECS:
-		return util_parse_double(text, (double *)p);
+		if (util_parse_double(text, &d) < 0 || d < f->min || d > f->max)
+			return -1;
+		*(double *)p = d;
+		return 0;
 	}
 	return -1;
 }
@@ -234,49 +244,88 @@ static int parse_line(char *line, struct store_rec *r)
 	return p ? -1 : 0;
 }
 
-int store_parse(struct store *s, const char *text)
+/* A run of corrupt lines, reported once when it ends. */
+struct stretch {
+	int first, last;	/* line numbers, 0 when none */
+	size_t from, to;	/* byte offsets, to past the end */
+};
+
+static void stretch_report(const struct store *s, struct stretch *b, int torn_tail)
 {
-	char *copy = xstrdup(text), *p = copy, *line;
-	size_t total = strlen(text);
+	const char *path = s->path ? s->path : "results";
+
+	if (!b->first)
+		return;
+	if (b->first == b->last)
+		warning("%s:%d: corrupt record ignored (bytes %zu-%zu)%s", path, b->first, b->from,
+			b->to - 1, torn_tail ? ": torn by an interrupted write" : "");
+	else
+		warning("%s:%d-%d: %d corrupt lines ignored (bytes %zu-%zu)%s", path, b->first,
+			b->last, b->last - b->first + 1, b->from, b->to - 1,
+			torn_tail ? ", the last torn by an interrupted write" : "");
+	memset(b, 0, sizeof(*b));
+}
+
+/* Whether line (n bytes, no newline) is a record to parse: not blank, not
+ * the header or a comment. */
+static int is_record(const char *line, size_t n)
+{
+	return n && !(n >= 4 && !memcmp(line, "key\t", 4)) && line[0] != '#';
+}
+
+int store_parse(struct store *s, const char *text, size_t len)
+{
+	struct stretch bad = { 0, 0, 0, 0 };
+	size_t pos = 0;
 	int lineno = 0;
 
 	s->torn = 0;
-	while ((line = strsep(&p, "\n"))) {
+	while (pos < len) {
+		const char *line = text + pos, *nl = memchr(line, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - line) : len - pos;
 		struct store_rec r;
+		char *copy = NULL;
+		int good;
 
 		lineno++;
-		if (!*line) {
+		if (!is_record(line, n)) {
+			pos += n + 1;
 			continue;
 		}
-		if (!strncmp(line, "key\t", 4) || line[0] == '#')
-			continue;
-		/* A last line with no newline is torn even if it parses. */
-		if (!p && text[total - 1] != '\n') {
-			warning("%s:%d: torn last record ignored (interrupted write)", s->path ? s->path : "results", lineno);
+		/* A last line with no newline is torn even if it parses; a NUL
+		 * (a crash's unwritten blocks) corrupts the line it is in. */
+		good = nl && !memchr(line, '\0', n) &&
+		       parse_line(copy = xstrndup(line, n), &r) == 0;
+		if (good) {
+			stretch_report(s, &bad, 0);
+			add_rec(s, &r);
+		} else {
+			if (!bad.first) {
+				bad.first = lineno;
+				bad.from = pos;
+			}
+			bad.last = lineno;
+			bad.to = pos + n;
 			s->torn++;
-			continue;
 		}
-		if (parse_line(line, &r) < 0) {
-			warning("%s:%d: corrupt record ignored", s->path ? s->path : "results", lineno);
-			s->torn++;
-			continue;
-		}
-		add_rec(s, &r);
+		free(copy);
+		pos += n + 1;
 	}
-	free(copy);
+	stretch_report(s, &bad, len && text[len - 1] != '\n');
 	return 0;
 }
 
 int store_load(struct store *s)
 {
 	char *text;
+	size_t len;
 	int ret;
 
 	if (!util_exists(s->path))
 		return 0;
-	if (util_read_file(s->path, &text, NULL) < 0)
+	if (util_read_file(s->path, &text, &len) < 0)
 		return -1;
-	ret = store_parse(s, text);
+	ret = store_parse(s, text, len);
 	free(text);
 	return ret;
 }

@@ -61,8 +61,13 @@ struct store {
 void store_init(struct store *s, const char *path);
 /* Loads every valid record (a missing file is an empty store). 0 or -1. */
 int store_load(struct store *s);
-/* Parses a results text (the unit tests use it directly). */
-int store_parse(struct store *s, const char *text);
+/* Parses a results text of len bytes (the unit tests use it directly):
+ * every valid record, wherever it stands.  A line that is torn, has a NUL
+ * byte, fails its checksum or holds a value no run can have (a negative
+ * count, a figure past 1e12) is skipped and counted in s->torn; each
+ * stretch of such lines is reported once, with its lines and bytes.
+ * Always 0. */
+int store_parse(struct store *s, const char *text, size_t len);
 /* Appends rec (copied) durably.  0 or -1 (reported). */
 int store_append(struct store *s, const struct store_rec *rec);
 /* Formats rec as one line with checksum and newline; caller frees. */

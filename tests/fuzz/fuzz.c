@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct check_baseline b;
 
 		store_init(&s, "fuzz");
-		store_parse(&s, text);
+		store_parse(&s, text, size);
 		store_release(&s);
 		if (check_baseline_parse(&b, "fuzz", text) == 0)
 			check_baseline_release(&b);

@@ -271,6 +271,8 @@ static struct store_rec mkrec(double mbps, int ok)
 	r.mode = "icount";
 	r.accel = "tcg";
 	r.reason = ok ? "-" : "panic";
+	r.clients = 2;
+	r.seconds = 2;
 	return r;
 }
 
@@ -305,7 +307,7 @@ static void test_store_v1(void)
 	r.bench = "hackbench";
 	line = store_format(&r);
 	store_init(&s, "mem");
-	CHECK(store_parse(&s, line) == 0 && s.n == 1);
+	CHECK(store_parse(&s, line, strlen(line)) == 0 && s.n == 1);
 	CHECK(s.n == 1 && s.rec[0].guest_cpus == 2 && s.rec[0].cgroup_depth == 3 &&
 	      !strcmp(s.rec[0].qemu, "10.0") && s.rec[0].kerrors == 3 &&
 	      !strcmp(s.rec[0].kerror, "ACPI Error: AE_BAD_PARAMETER") &&
@@ -316,20 +318,20 @@ static void test_store_v1(void)
 	*strrchr(line, '\t') = '\0';	/* the checksum */
 	old = older_line(line, 1);
 	store_init(&s, "mem");
-	CHECK(store_parse(&s, old) == 0 && s.n == 1 && s.torn == 0);
+	CHECK(store_parse(&s, old, strlen(old)) == 0 && s.n == 1 && s.torn == 0);
 	CHECK(s.n == 1 && s.rec[0].kerrors == 3 && !strcmp(s.rec[0].bench, "tbench"));
 	store_release(&s);
 	free(old);
 	old = older_line(line, 2);
 	store_init(&s, "mem");
-	CHECK(store_parse(&s, old) == 0 && s.n == 1 && s.torn == 0);
+	CHECK(store_parse(&s, old, strlen(old)) == 0 && s.n == 1 && s.torn == 0);
 	CHECK(s.n == 1 && s.rec[0].guest_cpus == 2 && s.rec[0].kerrors == -1 &&
 	      !strcmp(s.rec[0].kerror, "-"));
 	store_release(&s);
 	free(old);
 	old = older_line(line, 3);
 	store_init(&s, "mem");
-	CHECK(store_parse(&s, old) == 0 && s.n == 1 && s.torn == 0);
+	CHECK(store_parse(&s, old, strlen(old)) == 0 && s.n == 1 && s.torn == 0);
 	CHECK(s.n == 1 && s.rec[0].guest_cpus == 1 && s.rec[0].cgroup_depth == 0 &&
 	      !strcmp(s.rec[0].qemu, "-") && s.rec[0].kerrors == -1);
 	store_release(&s);
@@ -346,20 +348,20 @@ static void test_store(void)
 	int nf, n;
 
 	store_init(&s, "mem");
-	CHECK(store_parse(&s, line) == 0 && s.n == 1 && s.torn == 0);
+	CHECK(store_parse(&s, line, strlen(line)) == 0 && s.n == 1 && s.torn == 0);
 	CHECK(s.n == 1 && fabs(s.rec[0].value - 101.25) < 1e-9 && !strcmp(s.rec[0].subject, "sched: a subject"));
 	store_release(&s);
 	/* Torn last line (no newline) and a corrupted line are ignored. */
 	text = xasprintf("%s%.*s", line, (int)strlen(line) - 5, line);
 	store_init(&s, "mem");
-	store_parse(&s, text);
+	store_parse(&s, text, strlen(text));
 	CHECK(s.n == 1 && s.torn == 1);
 	store_release(&s);
 	free(text);
 	text = xstrdup(line);
 	text[70] = text[70] == '1' ? '2' : '1';
 	store_init(&s, "mem");
-	store_parse(&s, text);
+	store_parse(&s, text, strlen(text));
 	CHECK(s.n == 0 && s.torn == 1);
 	store_release(&s);
 	free(text);
@@ -393,6 +395,78 @@ static void test_store(void)
 	CHECK(store_append(&s, &r) < 0 && s.n == 0);
 	store_release(&s);
 	free(line);
+}
+
+/* A stretch of NUL bytes (a crash's unwritten blocks) in the middle of the
+ * file hides nothing after it; a NUL tail without a newline gets one before
+ * the next record; a record whose checksum matches but whose values no run
+ * can have is corrupt. */
+static void test_store_nul(void)
+{
+	struct store_rec r1 = mkrec(101.25, 1), r2 = mkrec(99.5, 1), r3 = mkrec(98.0, 0);
+	char *l1 = store_format(&r1), *l2 = store_format(&r2), *l3 = store_format(&r3);
+	char *path, *text, zeros[4096];
+	struct sbuf sb;
+	struct store s;
+	size_t i;
+
+	memset(zeros, 0, sizeof(zeros));
+	sbuf_init(&sb);
+	sbuf_addf(&sb, "key\tstate\n%s", l1);
+	sbuf_add(&sb, zeros, sizeof(zeros));
+	sbuf_addf(&sb, "\n%s%s", l2, l3);
+	store_init(&s, "mem");
+	CHECK(store_parse(&s, sb.buf, sb.len) == 0 && s.n == 3 && s.torn == 1);
+	CHECK(s.n == 3 && s.rec[1].value == 99.5 && !s.rec[2].ok);
+	store_release(&s);
+	/* Two corrupt lines side by side are one stretch, both counted. */
+	text = xasprintf("%s%.20s\nxx\n%s", l1, l2, l3);
+	store_init(&s, "mem");
+	CHECK(store_parse(&s, text, strlen(text)) == 0 && s.n == 2 && s.torn == 2);
+	store_release(&s);
+	free(text);
+	/* On disk: a NUL tail with no newline, then an append. */
+	path = xasprintf("%s/results-nul.tsv", tmpdir);
+	unlink(path);
+	text = xasprintf("%s", l1);
+	free(write_tmp("results-nul.tsv", text, strlen(text)));
+	{
+		FILE *f = fopen(path, "ab");
+
+		fwrite(zeros, 1, 100, f);
+		fclose(f);
+	}
+	store_init(&s, path);
+	CHECK(store_load(&s) == 0 && s.n == 1 && s.torn == 1);
+	CHECK(store_append(&s, &r2) == 0);
+	store_release(&s);
+	store_init(&s, path);
+	CHECK(store_load(&s) == 0 && s.n == 2 && s.torn == 1);
+	CHECK(s.n == 2 && s.rec[1].value == 99.5);
+	store_release(&s);
+	free(text);
+	free(path);
+	/* Impossible values, each with a checksum that matches. */
+	for (i = 0; i < 4; i++) {
+		struct store_rec r = mkrec(i == 2 ? 1e308 : 100.0, 1);
+		char *l;
+
+		if (i == 0)
+			r.clients = -5;
+		if (i == 1)
+			r.seconds = -2;
+		if (i == 3)
+			r.boot_s = -1;
+		l = store_format(&r);
+		store_init(&s, "mem");
+		CHECK(store_parse(&s, l, strlen(l)) == 0 && s.n == 0 && s.torn == 1);
+		store_release(&s);
+		free(l);
+	}
+	sbuf_release(&sb);
+	free(l1);
+	free(l2);
+	free(l3);
 }
 
 static void test_stats(void)
@@ -1115,7 +1189,7 @@ static void tricky_store(struct store *s)
 		r.guest_cpus = 2;
 		r.qemu = "10.0";
 		line = store_format(&r);
-		store_parse(s, line);
+		store_parse(s, line, strlen(line));
 		free(line);
 	}
 }
@@ -1248,14 +1322,14 @@ static void test_store_strict(void)
 	util_hash_hex(h, hex);
 	bad = xasprintf("%s\t%.12s\n", body, hex);
 	store_init(&s, "mem");
-	store_parse(&s, bad);
+	store_parse(&s, bad, strlen(bad));
 	CHECK(s.n == 0 && s.torn == 1);
 	store_release(&s);
 	/* The same line with the original state parses: the sum was right. */
 	free(body);
 	free(bad);
 	store_init(&s, "mem");
-	store_parse(&s, line);
+	store_parse(&s, line, strlen(line));
 	CHECK(s.n == 1 && s.rec[0].state == 3);
 	store_release(&s);
 	free(line);
@@ -2235,6 +2309,7 @@ static const struct {
 	{ "image: ldd output parsed into library paths", test_ldd },
 	{ "store: format, parse, torn and corrupt lines, disk full", test_store },
 	{ "store: a record with an unparsable number is corrupt", test_store_strict },
+	{ "store: every record after a NUL stretch is read, the stretch counted once; impossible values are corrupt", test_store_nul },
 	{ "export: csv quotes subjects with quotes and commas (libcsv reads them back)", test_export_csv },
 	{ "export: jsonl objects parse with jansson, tsv header has no check column", test_export_jsonl },
 	{ "stats: median, Mann-Whitney, Hodges-Lehmann, z, MDE", test_stats },
