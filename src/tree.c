@@ -4,6 +4,8 @@
 #include "series.h"
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +253,21 @@ static int tarball_changed(const struct tree *t, const char *marker, struct tarb
 	return ret;
 }
 
+/* Puts directory tmp where dir is, in one step when dir exists (the old
+ * tree then is at tmp, removed here).  0 or -1 (reported). */
+static int swap_into_place(const char *tmp, const char *dir)
+{
+	if (util_exists(dir)) {
+		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE) < 0)
+			return error("cannot exchange %s and %s: %s", tmp, dir, strerror(errno));
+		util_rm_rf(tmp);
+		return 0;
+	}
+	if (rename(tmp, dir) < 0)
+		return error("cannot rename %s to %s: %s", tmp, dir, strerror(errno));
+	return 0;
+}
+
 static int extract_base(struct tree *t, const char *marker_text)
 {
 	const struct conf *c = t->conf;
@@ -259,8 +276,10 @@ static int extract_base(struct tree *t, const char *marker_text)
 	double start = util_now();
 	int ret = -1, st;
 
+	/* The tree in place stays until its successor is whole (a corrupt
+	 * or half-downloaded tarball, a full disk, a kill): only a leftover
+	 * of an earlier attempt goes now. */
 	util_rm_rf(tmp);
-	util_rm_rf(t->dir);
 	if (util_mkdir_p(tmp) < 0)
 		goto out;
 	info("prepare: extracting %s (about 10-60 s)", c->tarball);
@@ -292,10 +311,8 @@ static int extract_base(struct tree *t, const char *marker_text)
 	marker = xasprintf("%s/.git/tbisect-base", tmp);
 	if (util_write_file_atomic(marker, marker_text, strlen(marker_text)) < 0)
 		goto out;
-	if (rename(tmp, t->dir) < 0) {
-		error("cannot rename %s to %s", tmp, t->dir);
+	if (swap_into_place(tmp, t->dir) < 0)
 		goto out;
-	}
 	info("prepare: base tree ready in %.0f s", util_now() - start);
 	ret = 0;
 out:

@@ -127,6 +127,11 @@ check "changed tarball: extracted again, new base ($base3)" test "$st" = 0 -a -n
 has "extracting it again" && ok "changed tarball: prepare says it extracts again" || no "changed tarball: prepare says it extracts again"
 check "changed tarball: the series is applied on the new base" \
   test "$(grep -c $'\tok\t' "$T/out")" = 2 -a "$(git -C "$T/w-rel/linux" show refs/tbisect/series:NEW)" = new
+printf 'not a tarball\n' >"$T/corrupt.tar"
+TBISECT_WORKDIR=$T/w-rel "$ASAN" -c "$T/test.conf" -s "TARBALL=$T/corrupt.tar" -s "PATCHES=$T/kp-rel" states >"$T/out" 2>&1; st=$?
+check "corrupt tarball on a prepared work directory: exit 2, the prepared tree kept whole" \
+  test "$st" = 2 -a "$(cat "$T/w-rel/linux/VERSION" 2>/dev/null)" = two -a ! -e "$T/w-rel/linux.tmp" \
+       -a "$(git -C "$T/w-rel/linux" show refs/tbisect/series:NEW 2>/dev/null)" = new
 rm -rf "$T/w-rel"
 
 # --- prepare: one commit per patch, idempotent.
