@@ -4,6 +4,7 @@
 #include "workload.h"
 
 #include <ini.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,17 +124,29 @@ static char *conf_home(void)
 	return util_path_abs(NULL, ".");
 }
 
+/* The default work directory: XDG_CACHE_HOME/tbisect, else
+ * HOME/.cache/tbisect, else the passwd entry's home; relative values are
+ * ignored (the XDG Base Directory rule).  NULL when none is absolute. */
+static char *default_workdir(void)
+{
+	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct passwd *pw;
+
+	if (cache && cache[0] == '/')
+		return xasprintf("%s/tbisect", cache);
+	if (!(home && home[0] == '/') && (pw = getpwuid(getuid())))
+		home = pw->pw_dir;
+	if (home && home[0] == '/')
+		return xasprintf("%s/.cache/tbisect", home);
+	return NULL;
+}
+
 void conf_init(struct conf *c)
 {
-	const char *cache = getenv("XDG_CACHE_HOME");
-	const char *user_home = getenv("HOME");
 	char *home;
 
 	memset(c, 0, sizeof(*c));
-	if (cache && *cache)
-		c->workdir = xasprintf("%s/tbisect", cache);
-	else
-		c->workdir = xasprintf("%s/.cache/tbisect", user_home && *user_home ? user_home : "/tmp");
+	c->workdir = default_workdir();
 	c->tarball = xstrdup("/usr/src/linux-source-6.1.tar.xz");
 	home = conf_home();
 	c->patches = xasprintf("%s/kpatches", home);
@@ -363,22 +376,53 @@ struct reader_ctx {
 	size_t len, pos;
 };
 
+/* What inih would misread in a raw line (n bytes, its newline included):
+ * NULL when it reads it as written, else the reason.  inih's buffer holds
+ * num - 1 bytes (Debian builds it with 200): a longer line would come back
+ * in pieces, each parsed as a line of its own.  A ';' after white space
+ * starts a comment inside inih, '#' does not: neither may stand after a
+ * value, so that one rule holds for both and nothing is cut silently. */
+static const char *line_problem(const char *line, size_t n, int num, char *buf, size_t bufsz)
+{
+	size_t body = n && line[n - 1] == '\n' ? n - 1 : n, i;
+	const char *p = line;
+
+	if (body > (size_t)num - 2) {
+		snprintf(buf, bufsz, "line of %zu bytes, longer than the %d that can be read as one",
+			 body, num - 2);
+		return buf;
+	}
+	while (p < line + body && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == line + body || *p == '#' || *p == ';')
+		return NULL;
+	for (i = 1; i < body; i++)
+		if ((line[i] == '#' || line[i] == ';') && (line[i - 1] == ' ' || line[i - 1] == '\t'))
+			return "a comment after a value (';' or '#' after a space): put comments on lines of their own";
+	return NULL;
+}
+
 static char *string_reader(char *str, int num, void *stream)
 {
 	struct reader_ctx *rc = stream;
-	int i = 0;
+	const char *line = rc->data + rc->pos, *nl, *why;
+	char buf[128];
+	size_t n;
 
-	if (rc->pos >= rc->len || num < 2)
+	if (rc->pos >= rc->len || num < 3 || rc->ps->err)
 		return NULL;
-	while (i < num - 1 && rc->pos < rc->len) {
-		char ch = rc->data[rc->pos++];
-
-		str[i++] = ch;
-		if (ch == '\n')
-			break;
-	}
-	str[i] = '\0';
+	nl = memchr(line, '\n', rc->len - rc->pos);
+	n = nl ? (size_t)(nl - line) + 1 : rc->len - rc->pos;
 	rc->ps->line++;
+	if ((why = line_problem(line, n, num, buf, sizeof(buf)))) {
+		/* Stops inih here: the error is this line's. */
+		rc->ps->err = xstrdup(why);
+		rc->ps->err_line = rc->ps->line;
+		return NULL;
+	}
+	memcpy(str, line, n);
+	str[n] = '\0';
+	rc->pos += n;
 	return str;
 }
 
@@ -461,7 +505,7 @@ int conf_load(struct conf *c, const char *path)
 	size_t len;
 	int ret;
 
-	if (util_read_file(path, &data, &len) < 0)
+	if (util_read_file_max(path, CONF_MAX_BYTES, &data, &len) < 0)
 		return -1;
 	free(c->path);
 	c->path = xstrdup(path);
@@ -476,6 +520,10 @@ int conf_set(struct conf *c, const char *what, const char *assignment)
 	size_t i;
 	int ret = 0;
 
+	/* One -s, one assignment: a newline would make it two. */
+	if (strpbrk(assignment, "\n\r"))
+		return error("%s: one assignment per -s; the value holds a line break: '%s'", what,
+			     assignment);
 	memset(&ps, 0, sizeof(ps));
 	ps.c = c;
 	ps.file = what;
@@ -506,11 +554,21 @@ void conf_apply_env(struct conf *c)
 		free(c->workdir);
 		c->workdir = util_path_abs(NULL, w);
 	}
+}
+
+int conf_finish(struct conf *c)
+{
+	if (!c->workdir)
+		return error("no work directory: HOME and XDG_CACHE_HOME name no absolute path; "
+			     "set WORKDIR (or TBISECT_WORKDIR)");
+	if (c->runs_min > c->runs_max)
+		return error("RUNS_MIN (%ld) is larger than RUNS_MAX (%ld)", c->runs_min, c->runs_max);
 	/* Measured on kpatches/ (TCG): icount separates hrtick by -6.4% with
 	 * 2 s runs; wall-clock shows -0.3% at 2 s, -12.5% at 3 s, -21.6% at
 	 * 5 s, its throughput still settling in the first seconds. */
 	if (!c->seconds)
 		c->seconds = c->mode == MODE_ICOUNT ? 2 : 5;
+	return 0;
 }
 
 void conf_dump(const struct conf *c)

@@ -1,14 +1,19 @@
 /*
  * conf: bisect.conf, "KEY = VALUE" lines in the style of ktest.pl, parsed
- * with libinih.  '#' or ';' start a comment.  Keys are case-insensitive;
- * unknown keys, duplicate keys, lines without '=' and bad values are errors
- * reported as "FILE:LINE: message: 'text'".
+ * with libinih.  A line whose first non-blank character is '#' or ';' is a
+ * comment; a '#' or ';' after white space later in a line is an error (no
+ * comments after a value).  Keys are case-insensitive; unknown keys,
+ * duplicate keys, lines without '=', lines longer than libinih reads
+ * whole, bad values and files over CONF_MAX_BYTES are errors reported as
+ * "FILE:LINE: message: 'text'".
  *
  * Calling sequence:
  *	struct conf c;
  *	conf_init(&c);                  defaults
  *	if (conf_load(&c, "bisect.conf") < 0) ... error already reported
- *	conf_apply_env(&c);             TBISECT_WORKDIR, SECONDS by MODE
+ *	conf_apply_env(&c);             TBISECT_WORKDIR beats the file
+ *	conf_set(&c, "-s", "KEY=VALUE") ...  and -s beats both
+ *	if (conf_finish(&c) < 0) ...    checks across keys, SECONDS by MODE
  *	... use c ...
  *	conf_release(&c);
  * Strings in struct conf are owned by it.  Relative paths are resolved
@@ -19,12 +24,16 @@
 
 #include <stddef.h>
 
+/* The largest configuration file read (a bisect.conf has a few KiB). */
+#define CONF_MAX_BYTES (1 << 20)
+
 enum conf_mode { MODE_ICOUNT, MODE_WALLCLOCK };
 enum conf_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 
 struct conf {
 	char *path;		/* file loaded, NULL if defaults only */
-	char *workdir;		/* work directory (outside the repository) */
+	char *workdir;		/* work directory (outside the repository); NULL
+				 * until set when no default exists (conf_finish) */
 	char *tarball;		/* /usr/src/linux-source-6.1.tar.xz */
 	char *patches;		/* kpatches directory (holds "series") */
 	char *kconfig;		/* config fragment merged onto the base config */
@@ -73,10 +82,14 @@ int conf_parse(struct conf *c, const char *file, const char *data, size_t len);
 /* Parses one "KEY = VALUE" assignment (as given with -s on the command
  * line); what names the source in messages. */
 int conf_set(struct conf *c, const char *what, const char *assignment);
-/* Applies environment overrides (TBISECT_WORKDIR) and resolves defaults
- * that depend on other keys (SECONDS = 0: by MODE).  Call it once, after the
- * last conf_load/conf_set. */
+/* Applies the environment's override (TBISECT_WORKDIR): after conf_load,
+ * before the -s assignments. */
 void conf_apply_env(struct conf *c);
+/* Checks what involves several keys (RUNS_MIN <= RUNS_MAX, a work
+ * directory at all: none when HOME and XDG_CACHE_HOME are unset or
+ * relative) and resolves defaults that depend on other keys (SECONDS = 0:
+ * by MODE).  Call it once, after the last conf_set.  0 or -1 (reported). */
+int conf_finish(struct conf *c);
 void conf_release(struct conf *c);
 const char *conf_mode_name(enum conf_mode m);
 const char *conf_accel_name(enum conf_accel a);

@@ -141,7 +141,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return -1;
 }
 
-/* bisect.conf (the one named, or ./bisect.conf), then -s overrides.  0 or -1. */
+/* bisect.conf (the one named, or ./bisect.conf), then the environment, then
+ * -s overrides: the later beats the earlier.  0 or -1. */
 static int load_conf(struct conf *c, const struct options *o)
 {
 	const char *path = o->conf_path;
@@ -151,11 +152,11 @@ static int load_conf(struct conf *c, const struct options *o)
 		path = "bisect.conf";
 	if (path && conf_load(c, path) < 0)
 		return -1;
+	conf_apply_env(c);
 	for (i = 0; i < o->nsets; i++)
 		if (conf_set(c, "-s", o->sets[i]) < 0)
 			return -1;
-	conf_apply_env(c);
-	return 0;
+	return conf_finish(c);
 }
 
 /* Lock, guardian and tree as the table says, then the command. */

@@ -234,6 +234,11 @@ char *util_trim(char *s)
 
 int util_read_file(const char *path, char **out, size_t *len)
 {
+	return util_read_file_max(path, 0, out, len);
+}
+
+int util_read_file_max(const char *path, size_t max, char **out, size_t *len)
+{
 	struct sbuf sb;
 	char buf[65536];
 	ssize_t n;
@@ -247,17 +252,23 @@ int util_read_file(const char *path, char **out, size_t *len)
 			if (errno == EINTR)
 				continue;
 			error("cannot read %s: %s", path, strerror(errno));
-			close(fd);
-			sbuf_release(&sb);
-			return -1;
+			goto out_fail;
 		}
 		sbuf_add(&sb, buf, (size_t)n);
+		if (max && sb.len > max) {
+			error("%s: larger than %zu bytes: not a file to read whole", path, max);
+			goto out_fail;
+		}
 	}
 	close(fd);
 	if (len)
 		*len = sb.len;
 	*out = sbuf_detach(&sb);
 	return 0;
+out_fail:
+	close(fd);
+	sbuf_release(&sb);
+	return -1;
 }
 
 int util_write_all(int fd, const void *data, size_t len)

@@ -74,6 +74,10 @@ char *util_trim(char *s);
 /* Reads a whole file into *out (NUL-terminated, caller frees); *len may be
  * NULL.  Returns 0, or -1 with an error reported. */
 int util_read_file(const char *path, char **out, size_t *len);
+/* The same, refusing (-1, reported) a file of more than max bytes, 0 = no
+ * limit: a file that is a device (/dev/zero) or a mistake does not eat the
+ * memory. */
+int util_read_file_max(const char *path, size_t max, char **out, size_t *len);
 /* Writes data to path atomically: temp file in the same directory, fsync,
  * rename, fsync of the directory.  Returns 0 or -1 (reported). */
 int util_write_file_atomic(const char *path, const void *data, size_t len);

@@ -86,6 +86,19 @@ check "binary garbage: exit 2" test "$st" = 2 -a -n "$(grep "bad6.conf:1: binary
 printf 'SCHED_FEATURES = NO_HRTICK panic=1\n' >"$T/bad7.conf"
 "$ASAN" -c "$T/bad7.conf" bisect >"$T/out" 2>&1; st=$?
 check "SCHED_FEATURES with a space (a kernel parameter): exit 2" test "$st" = 2 -a -n "$(grep "bad7.conf:1: bad value for SCHED_FEATURES" "$T/out")"
+python3 -c "print('GOOD = 1'); print('# '+'x'*197+'SMP = 8')" >"$T/bad8.conf"
+"$ASAN" -c "$T/bad8.conf" config >"$T/out" 2>&1; st=$?
+check "a 206-byte comment line: exit 2 with file:line, its tail not read as a setting" test "$st" = 2 -a -n "$(grep "bad8.conf:2: line of 206 bytes" "$T/out")"
+tba -s 'SCHED_FEATURES=NO_HRTICK ;reboot -f' config
+check "a comment after a value in -s: exit 2" test "$st" = 2 -a -n "$(grep "a comment after a value" "$T/out")"
+tba -s "$(printf 'GOOD=1\nBAD=3')" config
+check "-s with a line break: exit 2, nothing set" test "$st" = 2 -a -n "$(grep "one assignment per -s" "$T/out")"
+tba -c /dev/zero config
+check "-c /dev/zero: exit 2, the size named" test "$st" = 2 -a -n "$(grep "larger than 1048576 bytes" "$T/out")"
+tba -s WORKDIR="$T/set-w" config
+check "-s WORKDIR beats TBISECT_WORKDIR" test "$st" = 0 -a -n "$(grep "^WORKDIR *= $T/set-w " "$T/out")"
+tba -s RUNS_MIN=50 -s RUNS_MAX=10 config
+check "RUNS_MIN above RUNS_MAX: exit 2" test "$st" = 2 -a -n "$(grep "RUNS_MIN (50) is larger than RUNS_MAX (10)" "$T/out")"
 check "nothing measured after config errors" test "$(nlines)" = "$n0"
 
 mkdir -p "$T/kp-escape"

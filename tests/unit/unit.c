@@ -36,6 +36,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,19 +120,104 @@ static void test_conf(void)
 	CHECK(conf_set(&c, "-s", "SECONDS") < 0);
 	CHECK(conf_set(&c, "-s", "SECONDS=1") < 0);
 	CHECK(conf_set(&c, "-s", "SECONDS=3") == 0 && conf_set(&c, "-s", "MODE=wallclock") == 0);
-	conf_apply_env(&c);
-	CHECK(c.seconds == 3);
+	CHECK(conf_finish(&c) == 0 && c.seconds == 3);
 	conf_release(&c);
 	/* SECONDS left at 0 follows MODE. */
 	conf_init(&c);
-	conf_apply_env(&c);
-	CHECK(c.seconds == 2);
+	CHECK(conf_finish(&c) == 0 && c.seconds == 2);
 	conf_release(&c);
 	conf_init(&c);
 	CHECK(conf_set(&c, "-s", "MODE=wallclock") == 0 && conf_set(&c, "-s", "SECONDS=0") == 0);
-	conf_apply_env(&c);
-	CHECK(c.seconds == 5);
+	CHECK(conf_finish(&c) == 0 && c.seconds == 5);
 	conf_release(&c);
+}
+
+/* The work directory's default from an environment: HOME and
+ * XDG_CACHE_HOME as given (NULL unsets).  Caller frees. */
+static char *workdir_with(const char *home, const char *cache)
+{
+	char *old_home = getenv("HOME") ? xstrdup(getenv("HOME")) : NULL;
+	char *old_cache = getenv("XDG_CACHE_HOME") ? xstrdup(getenv("XDG_CACHE_HOME")) : NULL;
+	char *w;
+	struct conf c;
+
+	home ? setenv("HOME", home, 1) : unsetenv("HOME");
+	cache ? setenv("XDG_CACHE_HOME", cache, 1) : unsetenv("XDG_CACHE_HOME");
+	conf_init(&c);
+	w = c.workdir ? xstrdup(c.workdir) : NULL;
+	conf_release(&c);
+	old_home ? setenv("HOME", old_home, 1) : unsetenv("HOME");
+	old_cache ? setenv("XDG_CACHE_HOME", old_cache, 1) : unsetenv("XDG_CACHE_HOME");
+	free(old_home);
+	free(old_cache);
+	return w;
+}
+
+/* Inputs that libinih or the shell would misread are refused, not
+ * half-read: long lines, comments after values, huge files, line breaks in
+ * -s, crossed limits, relative cache directories. */
+static void test_conf_bad(void)
+{
+	struct sbuf sb;
+	struct conf c;
+	char *w, *p;
+	int i;
+
+	/* A comment of 200 bytes whose tail reads "SMP = 8" (a 200-byte
+	 * buffer would parse the tail as a setting). */
+	sbuf_init(&sb);
+	sbuf_addf(&sb, "GOOD = 1\n# ");
+	for (i = 0; i < 197; i++)
+		sbuf_add(&sb, "x", 1);
+	sbuf_addf(&sb, "SMP = 8\n");
+	CHECK(load_conf_text(sb.buf, sb.len, &c) < 0 && c.smp == 1);
+	conf_release(&c);
+	sbuf_release(&sb);
+	/* The longest line that is read whole, and one byte more. */
+	for (i = 0; i < 2; i++) {
+		char line[256];
+		int n = snprintf(line, sizeof(line), "PLOT_DIR = /%0*d\n", 198 - 12 + i, 0);
+
+		CHECK(load_conf_text(line, (size_t)n, &c) == (i ? -1 : 0));
+		CHECK(i || strlen(c.plot_dir) == 198 - 11);
+		conf_release(&c);
+	}
+	/* Comments after a value: ';' and '#' alike. */
+	CHECK(load_conf_text("SCHED_FEATURES = NO_HRTICK ;reboot -f\n", 38, &c) < 0 && !*c.feat);
+	conf_release(&c);
+	CHECK(load_conf_text("SMP = 2 # two\n", 14, &c) < 0);
+	conf_release(&c);
+	CHECK(load_conf_text("; a comment\n  # another\nSMP = 2\n", 32, &c) == 0 && c.smp == 2);
+	conf_release(&c);
+	conf_init(&c);
+	CHECK(conf_set(&c, "-s", "SCHED_FEATURES=NO_HRTICK ;reboot -f") < 0 && !*c.feat);
+	/* One -s, one key. */
+	CHECK(conf_set(&c, "-s", "GOOD=1\nBAD=0003-third") < 0 && !c.bad);
+	CHECK(conf_set(&c, "-s", "RUNS_MIN=50") == 0 && conf_set(&c, "-s", "RUNS_MAX=10") == 0);
+	CHECK(conf_finish(&c) < 0);
+	conf_release(&c);
+	/* A file past the limit, and a device that never ends. */
+	sbuf_init(&sb);
+	for (i = 0; i < CONF_MAX_BYTES / 10 + 1; i++)
+		sbuf_add(&sb, "# comment\n", 10);
+	CHECK(load_conf_text(sb.buf, sb.len, &c) < 0);
+	conf_release(&c);
+	sbuf_release(&sb);
+	conf_init(&c);
+	CHECK(conf_load(&c, "/dev/zero") < 0);
+	conf_release(&c);
+	/* The work directory: XDG_CACHE_HOME only when absolute. */
+	w = workdir_with("/home/u", "/var/cache/u");
+	CHECK(w && !strcmp(w, "/var/cache/u/tbisect"));
+	free(w);
+	w = workdir_with("/home/u", "rel/cache");
+	CHECK(w && !strcmp(w, "/home/u/.cache/tbisect"));
+	free(w);
+	w = workdir_with(NULL, NULL);
+	p = getpwuid(getuid()) ? xasprintf("%s/.cache/tbisect", getpwuid(getuid())->pw_dir) : NULL;
+	CHECK(w && p && !strcmp(w, p));
+	free(w);
+	free(p);
 }
 
 static void test_series(void)
@@ -2304,6 +2390,7 @@ static const struct {
 	{ "profile: user blocks resolve to the binary holding their code, the rest is unmatched", test_profile_user },
 	{ "culprits: an end that cannot be measured is said (1); runs per state: one rule; sched feature names", test_culprits_ends },
 	{ "conf: keys, values, errors with their lines, -s overrides", test_conf },
+	{ "conf: long lines, comments after values, huge files, line breaks in -s, RUNS_MIN > RUNS_MAX, relative XDG_CACHE_HOME refused or ignored", test_conf_bad },
 	{ "series: parse, unsafe names, subjects, missing files", test_series },
 	{ "console: results, panics, bad results, probes", test_console },
 	{ "image: ldd output parsed into library paths", test_ldd },
