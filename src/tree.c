@@ -723,45 +723,100 @@ int tree_prepare(struct tree *t)
 	return util_mkdir_p(t->conf->workdir) < 0 || git_clone(t) < 0 ? -1 : 0;
 }
 
+/* The meanings a state name has in r, one per kind, at most one state
+ * each. */
+struct meaning {
+	int idx[5];
+	const char *how[5];
+	int n;
+};
+
+static void meaning_add(struct meaning *m, int idx, const char *how)
+{
+	if (idx >= 0) {
+		m->idx[m->n] = idx;
+		m->how[m->n++] = how;
+	}
+}
+
+/* The listed state whose name is spec (".patch" optional), or -1. */
+static int find_name(const struct tree_range *r, const char *spec)
+{
+	size_t n = strlen(spec);
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->state[i].name, spec) ||
+		    (!strncmp(r->state[i].name, spec, n) && !strcmp(r->state[i].name + n, ".patch")))
+			return i;
+	return -1;
+}
+
+/* The one listed state whose commit id starts with spec (7 or more hex
+ * digits: unique among the listed even where git's whole repository holds
+ * another), or -1. */
+static int find_commit_prefix(const struct tree_range *r, const char *spec)
+{
+	size_t n = strlen(spec);
+	int i, found = -1;
+
+	if (n < 7 || strspn(spec, "0123456789abcdef") != n)
+		return -1;
+	for (i = 0; i < r->n; i++)
+		if (!strncmp(r->state[i].commit, spec, n)) {
+			if (found >= 0)
+				return -1;
+			found = i;
+		}
+	return found;
+}
+
+/* The listed state whose commit git names by spec, or -1. */
+static int find_revision(const struct tree *t, const struct tree_range *r, const char *spec)
+{
+	char id[41], *rev = xasprintf("%s^{commit}", spec);
+	int i, found = tree_rev_parse(t->repo, rev, id) == 0;
+
+	free(rev);
+	for (i = 0; found && i < r->n; i++)
+		if (!strcmp(r->state[i].commit, id))
+			return i;
+	return -1;
+}
+
 int tree_resolve(const struct tree *t, const struct tree_range *r, const char *spec)
 {
-	char id[41], *rev;
+	struct meaning m = { { 0 }, { NULL }, 0 };
 	long v;
-	int i, found;
+	int i;
 
 	if (!spec || !*spec)
 		return error("empty state name");
 	if (!r->n)
 		return error("no states are listed");
-	if (!strcasecmp(spec, "base"))
-		return 0;
-	if (!strcasecmp(spec, "head"))
-		return r->n - 1;
-	if (util_parse_long(spec, &v) == 0) {
+	/* Every meaning is looked up: a name that two of them give different
+	 * states (an all-digit commit id that is also a state number, a patch
+	 * named "head") is refused rather than read one way silently. */
+	meaning_add(&m, !strcasecmp(spec, "base") ? 0 : !strcasecmp(spec, "head") ? r->n - 1 : -1,
+		    "the keyword");
+	if (util_parse_long(spec, &v) == 0)
 		for (i = 0; i < r->n; i++)
 			if (r->state[i].index == v)
-				return i;
+				meaning_add(&m, i, "a state number");
+	meaning_add(&m, find_name(r, spec), "a name");
+	meaning_add(&m, find_commit_prefix(r, spec), "a commit id");
+	meaning_add(&m, find_revision(t, r, spec), "a git revision");
+	for (i = 1; i < m.n; i++)
+		if (m.idx[i] != m.idx[0])
+			return error("'%s' is ambiguous: as %s it is state %d (%s), as %s state %d (%s); "
+				     "name it by its full commit id", spec, m.how[0],
+				     r->state[m.idx[0]].index, r->state[m.idx[0]].name, m.how[i],
+				     r->state[m.idx[i]].index, r->state[m.idx[i]].name);
+	if (m.n)
+		return m.idx[0];
+	if (util_parse_long(spec, &v) == 0)
 		return error("state %ld does not exist (states are %d..%d)", v, r->state[0].index,
 			     r->state[r->n - 1].index);
-	}
-	for (i = 0; i < r->n; i++) {
-		size_t n = strlen(spec);
-
-		if (!strcmp(r->state[i].name, spec) ||
-		    (!strncmp(r->state[i].name, spec, n) && !strcmp(r->state[i].name + n, ".patch")))
-			return i;
-	}
-	if (strlen(spec) >= 7 && strspn(spec, "0123456789abcdef") == strlen(spec))
-		for (i = 0; i < r->n; i++)
-			if (!strncmp(r->state[i].commit, spec, strlen(spec)))
-				return i;
-	/* Any revision git understands that names a listed commit. */
-	rev = xasprintf("%s^{commit}", spec);
-	found = tree_rev_parse(t->repo, rev, id) == 0;
-	free(rev);
-	for (i = 0; found && i < r->n; i++)
-		if (!strcmp(r->state[i].commit, id))
-			return i;
 	return error("no state named '%s' among the %d listed (base, head, a number %d..%d, a patch "
 		     "name or a revision on the first-parent line)", spec, r->n, r->state[0].index,
 		     r->state[r->n - 1].index);

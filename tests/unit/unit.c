@@ -2122,6 +2122,64 @@ static void test_checkout_layout(void)
 	conf_release(&c);
 }
 
+/* git in dir with a fixed identity; 0 when it exits 0. */
+static int git_in(const char *dir, const char *a, const char *b, const char *c2, const char *d,
+		  const char *e)
+{
+	const char *argv[] = { "git", "-C", dir, "-c", "user.name=t", "-c", "user.email=t@t",
+			       a, b, c2, d, e, NULL };
+
+	return run_tool(argv, NULL, "git");
+}
+
+/* A state name with two meanings that give different states is refused,
+ * both named; one that means one state through several kinds is fine. */
+static void test_resolve_ambiguous(void)
+{
+	char *dir = xasprintf("%s/resolve", tmpdir), id[4][41];
+	struct tree_range r;
+	struct conf c;
+	struct tree t;
+	int i;
+
+	CHECK(git_in(tmpdir, "init", "-q", "resolve", NULL, NULL) == 0);
+	for (i = 0; i < 4; i++) {
+		char msg[8];
+
+		snprintf(msg, sizeof(msg), "c%d", i);
+		CHECK(git_in(dir, "commit", "-q", "--allow-empty", "-m", msg) == 0);
+	}
+	conf_init(&c);
+	tree_init_checkout(&t, &c, dir);
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 4; i++) {
+		char rev[8];
+
+		snprintf(rev, sizeof(rev), "HEAD~%d", 3 - i);
+		CHECK(tree_rev_parse(dir, rev, id[i]) == 0);
+	}
+	CHECK(tree_list(&t, id[0], id[3], &r) == 0 && r.n == 4);
+	/* A tag "2" on state 0 and a tag "head" on state 1. */
+	CHECK(git_in(dir, "tag", "2", id[0], NULL, NULL) == 0 &&
+	      git_in(dir, "tag", "head", id[1], NULL, NULL) == 0);
+	CHECK(tree_resolve(&t, &r, "2") == -1);
+	CHECK(tree_resolve(&t, &r, "head") == -1);
+	CHECK(tree_resolve(&t, &r, "1") == 1 && tree_resolve(&t, &r, "base") == 0);
+	/* A commit id: as a prefix and as a revision, the same state. */
+	CHECK(tree_resolve(&t, &r, id[2]) == 2);
+	{
+		char pre[13];
+
+		snprintf(pre, sizeof(pre), "%.12s", id[3]);
+		CHECK(tree_resolve(&t, &r, pre) == 3);
+	}
+	CHECK(tree_resolve(&t, &r, "nosuch") == -1);
+	tree_range_release(&r);
+	tree_release(&t);
+	conf_release(&c);
+	free(dir);
+}
+
 /* Filters text with a fresh filter; caller frees. */
 static char *cpp_filtered(const char *text)
 {
@@ -2385,6 +2443,7 @@ static const struct {
 } tests[] = {
 	{ "cppfilter: comments and blank lines vanish; code, literals, pragmas, files stay", test_cppfilter },
 	{ "cppfilter: the preprocessor's -o file becomes its filtered text, an empty one stays empty, a failing preprocessor's status passes through", test_cppfilter_file },
+	{ "tree: a state name that two meanings give different states is refused (tag '2', tag 'head')", test_resolve_ambiguous },
 	{ "tree: git bisect run's build directory beside a checkout under WORKDIR, else keyed", test_checkout_layout },
 	{ "profile: symbols at boundaries, user space and unknown rows, window per operation, rows sum to totals", test_profile },
 	{ "profile: user blocks resolve to the binary holding their code, the rest is unmatched", test_profile_user },
