@@ -342,12 +342,24 @@ int bench_samples(struct bench *be, int i, const double **v, int *nfail)
 
 	*nfail = 0;
 	*v = NULL;
-	if (lookup_key(be, i) != 0)
+	switch (lookup_key(be, i)) {
+	case 0:
+		break;
+	case -1:
+		be->failed = 1;
 		return 0;
+	default:
+		return 0;
+	}
 	free(t->v);
 	t->nv = store_samples(&be->store, t->key, &t->v, nfail);
 	*v = t->v;
 	return t->nv;
+}
+
+int bench_failed(const struct bench *be)
+{
+	return be->failed;
 }
 
 static int ops_samples(void *ctx, int i, const double **v, int *nfail)

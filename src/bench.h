@@ -65,6 +65,7 @@ struct bench {
 	double t_build, t_boot, t_bench, t_start, t_image, t_checkout;
 	double t_incr;		/* incremental builds: seconds, count */
 	int n_incr;
+	int failed;		/* a lookup failed (reported): bench_failed() */
 };
 
 /* Measurement identity: what must match for two figures to be compared.
@@ -112,8 +113,14 @@ const char *bench_qemu(const struct bench *be);
  * (release it), or -1.  The one way every command builds a state. */
 int bench_build(struct bench *be, int i, struct build_result *res);
 /* Successful samples of target i recorded so far (*v borrowed until the
- * next call on be), failed runs into *nfail. */
+ * next call on be), failed runs into *nfail.  A target whose measurement
+ * key cannot be looked up (no image, a tool error) has none: that error is
+ * reported, and kept for bench_failed(). */
 int bench_samples(struct bench *be, int i, const double **v, int *nfail);
+/* Whether a bench_samples() lookup has failed since bench_init(): a
+ * command that only reads the samples (plot) must not call its result
+ * whole.  1 or 0. */
+int bench_failed(const struct bench *be);
 /* "5 (0005-foo.patch)"; borrowed. */
 const char *bench_label(const struct bench *be, int i);
 /* Adds a target; returns its index. */

@@ -200,14 +200,14 @@ static enum plot_mark state_mark(const struct bisect_params *p, int i, int good,
 	return MARK_NONE;
 }
 
-void cmd_draw(struct cmd_ctx *x, struct bench *be, const struct tree_range *rg, int good, int bad,
-	      const struct bisect_change *chg, int nchg)
+int cmd_draw(struct cmd_ctx *x, struct bench *be, const struct tree_range *rg, int good, int bad,
+	     const struct bisect_change *chg, int nchg)
 {
 	const struct workload *wl = bench_workload(be);
 	struct bisect_params bp;
 	struct plot p;
 	char *title;
-	int i, k;
+	int i, k, measured = 0, ret;
 
 	bench_params(&x->conf, &bp);
 	title = xasprintf("%s along %s (states %d..%d) - %s, %ld clients, %ld s, "
@@ -223,8 +223,14 @@ void cmd_draw(struct cmd_ctx *x, struct bench *be, const struct tree_range *rg, 
 	for (i = good; i <= bad; i++) {
 		const double *v;
 		int nf, n = bench_samples(be, i, &v, &nf);
-		char *tic = state_tic(&rg->state[i]);
-		struct plot_row *r = plot_add(&p, i, tic, rg->state[i].subject, v, n,
+		char *tic;
+		struct plot_row *r;
+
+		if (bench_failed(be))
+			break;
+		measured += n + nf;
+		tic = state_tic(&rg->state[i]);
+		r = plot_add(&p, i, tic, rg->state[i].subject, v, n,
 					      state_mark(&bp, i, good, bad, chg, nchg));
 
 		for (k = 0; r && k < nchg; k++)
@@ -235,10 +241,12 @@ void cmd_draw(struct cmd_ctx *x, struct bench *be, const struct tree_range *rg, 
 			}
 		free(tic);
 	}
-	if (p.n)
+	ret = bench_failed(be) ? -1 : !measured ? 1 : 0;
+	if (!ret && p.n)
 		plot_write(&p);
 	plot_release(&p);
 	free(title);
+	return ret;
 }
 
 /* The command line again, with the configuration file named even when it

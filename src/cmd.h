@@ -82,8 +82,10 @@ int cmd_exit(int code);
 int cmd_parse_number(const char *opt, const char *value, double *out);
 int cmd_parse_count(const char *opt, const char *value, int *out);
 /* Draws plots/tbisect.* for states good..bad of r (be's targets) from
- * everything recorded, marking the changes in chg. */
-void cmd_draw(struct cmd_ctx *x, struct bench *be, const struct tree_range *r, int good, int bad,
+ * everything recorded, marking the changes in chg.  0 drawn; 1 nothing
+ * recorded in good..bad (nothing drawn); -1 a state's samples could not be
+ * looked up (reported; nothing drawn). */
+int cmd_draw(struct cmd_ctx *x, struct bench *be, const struct tree_range *r, int good, int bad,
 	      const struct bisect_change *chg, int nchg);
 /* The report's mode, benchmark and unit from be: the one place a report
  * learns which benchmark it is about. */

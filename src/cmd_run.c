@@ -195,7 +195,7 @@ int cmd_plot(struct cmd_ctx *x, int argc, char **argv)
 	struct bisect b;
 	struct bisect_params p;
 	struct bisect_change *chg;
-	int good, bad, nchg;
+	int good, bad, nchg, ret;
 
 	if (cmd_range_or_all(x, argc, argv, &good, &bad) < 0 ||
 	    bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
@@ -203,11 +203,23 @@ int cmd_plot(struct cmd_ctx *x, int argc, char **argv)
 	bench_params(&x->conf, &p);
 	bisect_init(&b, &bench_ops, &be, x->range.n, &p);
 	nchg = adjacent_changes(&b, good, bad, 0, &chg);
-	cmd_draw(x, &be, &x->range, good, bad, chg, nchg);
+	switch (cmd_draw(x, &be, &x->range, good, bad, chg, nchg)) {
+	case 0:
+		ret = EXIT_OK;
+		break;
+	case 1:
+		error("nothing is recorded for states %d..%d under this configuration "
+			    "(benchmark, mode, guest): nothing to plot; measure them first "
+			    "(tbisect sweep)", x->range.state[good].index, x->range.state[bad].index);
+		ret = EXIT_ERROR;
+		break;
+	default:
+		ret = EXIT_ERROR;
+	}
 	free(chg);
 	bisect_release(&b);
 	bench_release(&be);
-	return EXIT_OK;
+	return ret;
 }
 
 /* The sweep's changes, printed and saved as the report. */

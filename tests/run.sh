@@ -155,6 +155,10 @@ check "states lists base + 20 patches" test "$st" = 0 -a "$(grep -c $'\tok\t' "$
 has "sched: enable high-resolution preemption ticks" && ok "states show patch subjects" || no "states show patch subjects"
 tb prepare
 check "prepare again is silent (and applies nothing)" test "$st" = 0 -a ! -s "$T/out"
+tb plot 1 2
+check "plot with nothing recorded: exit 2, says so" test "$st" = 2 -a -n "$(grep "nothing is recorded for states 1..2" "$T/out")"
+tb -s IMAGE_INIT=/nonexistent plot 1 2
+check "plot whose samples cannot be looked up: exit 2, the cause named" test "$st" = 2 -a -n "$(grep "guest init script /nonexistent is missing" "$T/out")"
 printf 'GOOD = 0\nBAD = 99\n' >"$T/range.conf"
 "$BIN" -c "$T/range.conf" -s "PATCHES=$TOP/kpatches" bisect >"$T/out" 2>&1; st=$?
 check "range naming a missing state: exit 2 with file:line" test "$st" = 2 -a -n "$(grep "range.conf:2: BAD names no state" "$T/out")"
