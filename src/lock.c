@@ -26,7 +26,9 @@ static int report_holder(const char *workdir, const char *path)
 
 /* The holder named in the lock file is gone (killed): its guardian still
  * holds the lock while it ends that run's builds and VMs (run.h).  Waits
- * for it, up to LOCK_WAIT seconds.  0 with the lock taken, or -1. */
+ * for it, up to LOCK_WAIT seconds.  0 with the lock taken; 1 the holder
+ * lives (not reported); -1 its guardian outlasted the wait (reported); -2
+ * interrupted (SIGINT/SIGTERM) while waiting. */
 #define LOCK_WAIT 20
 static int wait_for_dead_holder(int fd, const char *path)
 {
@@ -39,14 +41,18 @@ static int wait_for_dead_holder(int fd, const char *path)
 	       kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 	free(holder);
 	if (!dead)
-		return -1;
+		return 1;
 	info("lock: the tbisect that held it (pid %ld) is gone; waiting for its builds and VMs "
 	     "to be ended", pid);
 	for (i = 0; i < LOCK_WAIT * 10; i++) {
 		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 			return 0;
+		if (util_interrupted)
+			return -2;
 		usleep(100000);
 	}
+	error("the builds and VMs of the killed tbisect (pid %ld) were not ended within %d s",
+	      pid, LOCK_WAIT);
 	return -1;
 }
 
@@ -54,7 +60,7 @@ int lock_workdir(const char *workdir, const char *what)
 {
 	char *path = xasprintf("%s/lock", workdir);
 	char buf[256];
-	int fd, ret = -1;
+	int fd, r, ret = -1;
 
 	if (util_mkdir_p(workdir) < 0)
 		goto out;
@@ -63,9 +69,12 @@ int lock_workdir(const char *workdir, const char *what)
 		error("cannot open lock %s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0 && wait_for_dead_holder(fd, path) < 0) {
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0 && (r = wait_for_dead_holder(fd, path)) != 0) {
 		close(fd);
-		report_holder(workdir, path);
+		if (r == 1)
+			report_holder(workdir, path);
+		if (r == -2)
+			ret = -2;
 		goto out;
 	}
 	/* fd stays open (and locked) until exit. */

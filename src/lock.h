@@ -11,8 +11,11 @@
  * (up to 20 s) instead of refusing.
  *
  * Returns the locked descriptor (for run_guard_start(), which holds it
- * until the children of a dead tbisect are gone), or -1 after reporting (a
- * second instance gets the holder's pid and command in the message).
+ * until the children of a dead tbisect are gone), -1 after reporting (a
+ * second instance gets the holder's pid and command in the message; a dead
+ * holder's guardian that outlasts the wait is said as such), or -2 when
+ * SIGINT or SIGTERM came during that wait (nothing reported: the caller
+ * exits as interrupted).
  */
 #ifndef TBISECT_LOCK_H
 #define TBISECT_LOCK_H

@@ -167,7 +167,9 @@ static int run_command(const struct command *cmd, struct cmd_ctx *x, int argc, c
 	if (cmd->lock) {
 		/* The guardian holds the lock until the children of a killed
 		 * tbisect are gone (run.h). */
-		if ((fd = lock_workdir(x->conf.workdir, cmd->name)) < 0 || run_guard_start(fd) < 0)
+		if ((fd = lock_workdir(x->conf.workdir, cmd->name)) == -2)
+			return cmd_exit(EXIT_ERROR);
+		if (fd < 0 || run_guard_start(fd) < 0)
 			return EXIT_ERROR;
 	}
 	if (cmd->tree && cmd_prepare_tree(x) < 0)

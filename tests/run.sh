@@ -502,17 +502,40 @@ tb plot
 check "plot takes the lock too" test "$st" = 2 -a -n "$(grep "in use by another tbisect" "$T/out")"
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
 
-# --- kill -9 during a bisection, then resume: same culprit, nothing lost.
-"$BIN" -c "$T/test.conf" bisect 3 6 >"$T/out" 2>&1 &
+# --- a dead holder's guardian is waited for, and SIGTERM ends that wait.
+( flock -x 9; echo "pid 999999999, tbisect gone" >&9; sleep 30 ) 9>"$W/lock" &
+holder=$!
+sleep 1
+"$BIN" -c "$T/test.conf" states >"$T/out" 2>&1 &
 pid=$!
-for i in $(seq 1 300); do grep -q "run: 3 (0003" "$T/out" && break; sleep 1; done
-sleep 3
+for i in $(seq 1 50); do grep -q "is gone; waiting" "$T/out" && break; sleep 0.2; done
+t1=$(date +%s); kill -TERM $pid; wait $pid; st=$?
+check "SIGTERM while waiting for a dead holder's guardian: status 143 at once, not after the 20 s wait (got $st in $(( $(date +%s) - t1 )) s)" \
+  test "$st" = 143 -a $(( $(date +%s) - t1 )) -le 3 -a -n "$(grep "is gone; waiting" "$T/out")"
+kill $holder 2>/dev/null; wait $holder 2>/dev/null
+
+# --- kill -9 during a bisection, then resume: same culprit, nothing lost.
+# SECONDS = 3 (the verdicts of 2 s along kpatches/) gives every state a new
+# measurement key, so the bisection has VMs to run: it is killed in a run
+# after its first records.
+n1=$(nlines)
+"$BIN" -c "$T/test.conf" -s SECONDS=3 bisect 3 6 >"$T/out" 2>&1 &
+pid=$!
+for i in $(seq 1 600); do
+  [ "$(nlines)" -gt "$n1" ] && [ -n "$(pgrep -f "qemu-system-x86_64.*$W")" ] && break; sleep 0.5
+done
+sleep 1
+qemus=$(pgrep -f "qemu-system-x86_64.*$W" | wc -l)
+tb states
+check "a second real tbisect refuses while a bisection runs, naming it" \
+  test "$st" = 2 -a -n "$(grep "in use by another tbisect (pid $pid, tbisect bisect" "$T/out")"
+check "kill -9 lands on a live bisection with $qemus VM(s) running" test "$qemus" -ge 1 && kill -0 $pid
 kill -9 $pid; wait $pid 2>/dev/null
 # Nothing of that run may go on: its guardian ends its QEMUs and builds.
 gone "kill -9 during a VM run"
 n1=$(nlines)
 keys1=$(awk -F'\t' 'NR>1{print $1}' "$W/results.tsv" | sort | md5sum)
-tb bisect 3 6
+tb -s SECONDS=3 bisect 3 6
 check "bisect after kill -9 resumes and names the same culprit" test "$st" = 0 -a -n "$(grep "resumed:" "$T/out")" -a -n "$(grep "first bad state: 5 " "$T/out")"
 check "records from before the kill are all still there" test "$(awk -F'\t' -v n="$n1" 'NR<=n && NR>1{print $1}' "$W/results.tsv" | sort | md5sum)" = "$keys1"
 tb results
