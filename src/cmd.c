@@ -149,6 +149,23 @@ int cmd_parse_number(const char *opt, const char *value, double *out)
 	return 0;
 }
 
+int cmd_option(int argc, char **argv, int *i, const char *name, const char **value)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, n) || (a[n] && a[n] != '='))
+		return 0;
+	if (a[n] == '=') {
+		*value = a + n + 1;
+		return 1;
+	}
+	if (*i + 1 >= argc)
+		return error("%s needs a value", name);
+	*value = argv[++*i];
+	return 1;
+}
+
 int cmd_parse_count(const char *opt, const char *value, int *out)
 {
 	long l;

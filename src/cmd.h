@@ -81,6 +81,10 @@ int cmd_exit(int code);
  * for cmd_parse_count, at least 1).  0, or -1 reported as "bad value". */
 int cmd_parse_number(const char *opt, const char *value, double *out);
 int cmd_parse_count(const char *opt, const char *value, int *out);
+/* Whether argv[*i] is option name with a value, as "--name V" or
+ * "--name=V": 1 with *value set (and *i on the value's word), 0 when it is
+ * another word, -1 when the value is missing (reported). */
+int cmd_option(int argc, char **argv, int *i, const char *name, const char **value);
 /* Draws plots/tbisect.* for states good..bad of r (be's targets) from
  * everything recorded, marking the changes in chg.  0 drawn; 1 nothing
  * recorded in good..bad (nothing drawn); -1 a state's samples could not be

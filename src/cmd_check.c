@@ -295,22 +295,32 @@ static int worktree_id(const char *dir, char *id)
 	return 0;
 }
 
-/* --good-above MBPS / --bad-below MBPS, strictly parsed.  0 or -1. */
+/* --good-above MBPS or --bad-below MBPS (either as "--opt=V"), one of
+ * them, once, a number above 0.  0 or -1 (reported). */
 static int git_bisect_args(int argc, char **argv, double *good_above, double *bad_below)
 {
-	int i;
+	int i, r;
 
-	for (i = 0; i + 1 < argc; i += 2) {
-		double *to = !strcmp(argv[i], "--good-above") ? good_above :
-			     !strcmp(argv[i], "--bad-below") ? bad_below : NULL;
+	for (i = 0; i < argc; i++) {
+		const char *v = NULL;
+		double *to = NULL;
 
+		if ((r = cmd_option(argc, argv, &i, "--good-above", &v)) == 1)
+			to = good_above;
+		else if (!r && (r = cmd_option(argc, argv, &i, "--bad-below", &v)) == 1)
+			to = bad_below;
+		if (r < 0)
+			return -1;
 		if (!to)
 			return error("git-bisect-run: unknown option '%s'", argv[i]);
-		if (cmd_parse_number(argv[i], argv[i + 1], to) < 0)
+		if (!isnan(*good_above) || !isnan(*bad_below))
+			return error("git-bisect-run: give one threshold, --good-above or --bad-below, "
+				     "once");
+		if (cmd_parse_number(to == good_above ? "--good-above" : "--bad-below", v, to) < 0)
 			return -1;
+		if (!(*to > 0))
+			return error("git-bisect-run: the threshold must be above 0: '%s'", v);
 	}
-	if (i < argc)
-		return error("git-bisect-run: '%s' needs a value", argv[i]);
 	if (isnan(*good_above) && isnan(*bad_below))
 		return error("git-bisect-run: give --good-above MBPS or --bad-below MBPS");
 	return 0;

@@ -32,7 +32,7 @@ int cmd_states(struct cmd_ctx *x, int argc, char **argv)
 	if (cmd_range_or_all(x, argc, argv, &g, &b) < 0)
 		return EXIT_ERROR;
 	printf("index\tcommit\tkind\tname\tsubject\n");
-	for (i = 0; i < x->range.n; i++) {
+	for (i = g; i <= b; i++) {
 		const struct tree_state *s = &x->range.state[i];
 
 		printf("%d\t%.12s\t%s\t%s\t%s\n", s->index, s->commit,

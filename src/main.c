@@ -57,29 +57,32 @@ struct command {
 	cmd_fn *fn;
 	int lock;		/* takes the work-directory lock */
 	int tree;		/* needs the prepared tree */
+	int min, max;		/* arguments it takes; max -1: the command parses
+				 * its options and counts them itself */
+	const char *args;	/* its arguments, for the message */
 };
 
 /* Every command that prepares the tree takes the lock: prepare may extract
  * and commit the tree again under another command's feet. */
 static const struct command commands[] = {
-	{ "prepare", cmd_prepare, 1, 1 },
-	{ "config", cmd_config, 0, 0 },
-	{ "states", cmd_states, 1, 1 },
-	{ "build", cmd_build, 1, 1 },
-	{ "measure", cmd_measure, 1, 1 },
-	{ "bisect", cmd_bisect, 1, 1 },
-	{ "culprits", cmd_culprits, 1, 1 },
-	{ "impact", cmd_impact, 1, 1 },
-	{ "sweep", cmd_sweep, 1, 1 },
-	{ "attribute", cmd_attribute, 1, 1 },
-	{ "baseline", cmd_baseline, 1, 1 },
-	{ "check", cmd_check, 1, 1 },
-	{ "git-bisect-run", cmd_git_bisect_run, 1, 0 },
-	{ "releases", cmd_releases, 1, 0 },
-	{ "results", cmd_results, 0, 0 },
-	{ "plot", cmd_plot, 1, 1 },
-	{ "report", cmd_report, 0, 0 },
-	{ "profile", cmd_profile, 1, 1 },
+	{ "prepare", cmd_prepare, 1, 1, 0, 0, "no arguments" },
+	{ "config", cmd_config, 0, 0, 0, 0, "no arguments" },
+	{ "states", cmd_states, 1, 1, 0, 2, "[GOOD BAD]" },
+	{ "build", cmd_build, 1, 1, 1, -1, "STATE..." },
+	{ "measure", cmd_measure, 1, 1, 1, -1, "[-n RUNS] STATE..." },
+	{ "bisect", cmd_bisect, 1, 1, 0, 2, "[GOOD BAD]" },
+	{ "culprits", cmd_culprits, 1, 1, 0, 2, "[GOOD BAD]" },
+	{ "impact", cmd_impact, 1, 1, 0, -1, "" },
+	{ "sweep", cmd_sweep, 1, 1, 0, 2, "[GOOD BAD]" },
+	{ "attribute", cmd_attribute, 1, 1, 0, -1, "" },
+	{ "baseline", cmd_baseline, 1, 1, 0, 1, "[STATE]" },
+	{ "check", cmd_check, 1, 1, 0, 1, "[STATE]" },
+	{ "git-bisect-run", cmd_git_bisect_run, 1, 0, 0, -1, "" },
+	{ "releases", cmd_releases, 1, 0, 0, -1, "" },
+	{ "results", cmd_results, 0, 0, 0, 2, "[--format tsv|csv|jsonl]" },
+	{ "plot", cmd_plot, 1, 1, 0, 2, "[GOOD BAD]" },
+	{ "report", cmd_report, 0, 0, 0, 2, "[--format text|markdown]" },
+	{ "profile", cmd_profile, 1, 1, 0, -1, "" },
 };
 
 static const struct command *find_command(const char *name)
@@ -159,11 +162,26 @@ static int load_conf(struct conf *c, const struct options *o)
 	return conf_finish(c);
 }
 
+/* The number of arguments against the table, before anything is done: an
+ * argument a command would not read is refused, never ignored.  0 or -1
+ * (reported). */
+static int check_args(const struct command *cmd, int argc, char **argv)
+{
+	if (argc < cmd->min)
+		return error("%s needs %s", cmd->name, cmd->args);
+	if (cmd->max >= 0 && argc > cmd->max)
+		return error("%s takes %s: '%s' is one argument too many", cmd->name, cmd->args,
+			     argv[cmd->max]);
+	return 0;
+}
+
 /* Lock, guardian and tree as the table says, then the command. */
 static int run_command(const struct command *cmd, struct cmd_ctx *x, int argc, char **argv)
 {
 	int fd, ret;
 
+	if (check_args(cmd, argc, argv) < 0)
+		return EXIT_ERROR;
 	if (cmd->lock) {
 		/* The guardian holds the lock until the children of a killed
 		 * tbisect are gone (run.h). */

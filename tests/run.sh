@@ -114,6 +114,17 @@ tba -s TARBALL=/nonexistent/linux.tar.xz states
 check "missing tarball says what to install" test "$st" = 2 -a -n "$(grep "apt-get install linux-source-6.1" "$T/out")"
 ( cd "$T" && "$ASAN" -c "$T/test.conf" git-bisect-run --good-above abc ) >"$T/out" 2>&1; st=$?
 check "git-bisect-run --good-above abc: exit 255, bad value named" test "$st" = 255 -a -n "$(grep "bad value for --good-above: 'abc'" "$T/out")"
+for g in "--good-above=-3:the threshold must be above 0" "--good-above 95 --bad-below 90:give one threshold" \
+         "--good-above:--good-above needs a value" "--bad-below=x1:bad value for --bad-below: 'x1'"; do
+  ( cd "$T" && "$ASAN" -c "$T/test.conf" git-bisect-run ${g%%:*} ) >"$T/out" 2>&1; st=$?
+  check "git-bisect-run ${g%%:*}: exit 255, '${g#*:}'" test "$st" = 255 -a -n "$(grep -F -- "${g#*:}" "$T/out")"
+done
+for a in "states 1 2 3" "check 1 2" "config x" "prepare x" "results --format csv x"; do
+  tba $a
+  check "$a: exit 2, the extra argument named, nothing done" test "$st" = 2 -a -n "$(grep "'${a##* }' is one argument too many" "$T/out")" -a ! -e "$W/linux"
+done
+tba build
+check "build with no state: exit 2" test "$st" = 2 -a -n "$(grep "build needs STATE" "$T/out")"
 tba measure -n 2x 4
 check "measure -n 2x: exit 2, bad value named" test "$st" = 2 -a -n "$(grep "bad value for -n: '2x'" "$T/out")"
 
@@ -648,8 +659,10 @@ read -r gobj gcomp < <(sed -n 's/.*build: .*: \([0-9]*\) objects: \([0-9]*\) com
 check "git-bisect-run's first build ($gcomp of $gobj objects compiled) is in the build history as served from ccache, state 4's as a full compile" \
   test -n "$gobj" -a "$((2 * ${gcomp:-99999}))" -lt "${gobj:-0}" \
        -a -n "$(grep -h '^cached ' "$W"/kernels/builds-*)" -a -n "$(grep -h '^full ' "$W"/kernels/builds-*)"
-( cd "$G" && "$BIN" -c "$T/test.conf" git-bisect-run --good-above 1000000 ) >"$T/out" 2>&1; st=$?
+( cd "$G" && "$BIN" -c "$T/test.conf" git-bisect-run --good-above=1000000 ) >"$T/out" 2>&1; st=$?
 check "git-bisect-run exits 1 (bad) below the threshold" test "$st" = 1
+( cd "$G" && "$BIN" -c "$T/test.conf" -s "IMAGE_INIT=$T/init-panic" -s BOOT_TIMEOUT=20 git-bisect-run --good-above 1 ) >"$T/out" 2>&1; st=$?
+check "git-bisect-run exits 125 (skip) when the kernel cannot be booted and measured (got $st)" test "$st" = 125
 rm -rf "$W/gbr"
 
 # --- a state that does not compile is skipped with the compiler's error.
