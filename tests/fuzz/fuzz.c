@@ -1,7 +1,9 @@
 /*
- * libFuzzer targets for the parsers that read untrusted text: bisect.conf,
- * kpatches/series, the guest console, the results store and baselines.
- * Built by "make fuzz" with clang; FUZZ_TARGET selects the parser.
+ * libFuzzer targets for the parsers that read untrusted text: bisect.conf
+ * (and -s assignments), kpatches/series, the guest console under every
+ * benchmark, the results store and baselines.  Built by "make fuzz" with
+ * clang; FUZZ_TARGET selects the parser.  make test builds every target and
+ * runs each for a few seconds over its seeds (tests/fuzz.t).
  */
 #include "check.h"
 #include "conf.h"
@@ -9,6 +11,7 @@
 #include "store.h"
 #include "util.h"
 #include "vm.h"
+#include "workload.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,7 +29,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct conf c;
 
 		conf_init(&c);
-		conf_parse(&c, "fuzz.conf", text, size);
+		if (conf_parse(&c, "fuzz.conf", text, size) == 0)
+			conf_finish(&c);
+		conf_release(&c);
+		conf_init(&c);
+		conf_set(&c, "-s", text);
 		conf_release(&c);
 	}
 #elif FUZZ_TARGET == 2
@@ -40,10 +47,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 #elif FUZZ_TARGET == 3
 	{
+		static const char *const benches[] = { "hackbench", "iperf3", "cyclictest" };
 		struct vm_result r;
+		size_t i;
 
-		vm_parse_console(text, 0, &r);
-		vm_parse_console(text, 1, &r);
+		vm_parse_console(text, 0, NULL, &r);
+		vm_parse_console(text, 1, NULL, &r);
+		for (i = 0; i < sizeof(benches) / sizeof(benches[0]); i++) {
+			struct workload w;
+			struct conf c;
+
+			conf_init(&c);
+			free(c.bench);
+			c.bench = xstrdup(benches[i]);
+			if (workload_init(&w, &c) == 0) {
+				vm_parse_console(text, 0, &w, &r);
+				workload_release(&w);
+			}
+			conf_release(&c);
+		}
 	}
 #elif FUZZ_TARGET == 4
 	{
@@ -51,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct check_baseline b;
 
 		store_init(&s, "fuzz");
-		store_parse(&s, text, size);
+		store_parse(&s, (const char *)data, size);
 		store_release(&s);
 		if (check_baseline_parse(&b, "fuzz", text) == 0)
 			check_baseline_release(&b);
