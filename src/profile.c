@@ -451,6 +451,7 @@ int profile_table_add(struct profile_table *t, int col, const struct profile_sym
 	if (t->sorted)
 		return error("profile: rows added after sorting");
 	t->work[col] += work;
+	t->insns[col] += (int64_t)longer->counts->total - (int64_t)shorter->counts->total;
 	add_run(t, col, syms, longer->maps, longer->counts, 1);
 	add_run(t, col, syms, shorter->maps, shorter->counts, -1);
 	return 0;
@@ -468,7 +469,6 @@ static int by_change(const void *a, const void *b)
 
 void profile_table_sort(struct profile_table *t)
 {
-	int64_t sum[2] = { 0, 0 };
 	int i, k, n = 0;
 
 	t->sorted = 1;
@@ -479,15 +479,13 @@ void profile_table_sort(struct profile_table *t)
 			free(r->function);
 			continue;
 		}
-		for (k = 0; k < 2; k++) {
+		for (k = 0; k < 2; k++)
 			r->v[k] = t->work[k] > 0 ? (double)r->d[k] / t->work[k] : 0;
-			sum[k] += r->d[k];
-		}
 		t->row[n++] = *r;
 	}
 	t->n = n;
 	for (k = 0; k < 2; k++)
-		t->total[k] = t->work[k] > 0 ? (double)sum[k] / t->work[k] : 0;
+		t->total[k] = t->work[k] > 0 ? (double)t->insns[k] / t->work[k] : 0;
 	qsort(t->row, (size_t)t->n, sizeof(*t->row), by_change);
 }
 

@@ -148,7 +148,10 @@ struct profile_table {
 	int *index, nindex;	/* rows by name */
 	int sorted;
 	double work[2];		/* operations in each column's window */
-	double total[2];	/* instructions per operation (sorted) */
+	int64_t insns[2];	/* the windows' instructions by the runs' "#
+				 * total" lines, apart from any row */
+	double total[2];	/* instructions per operation (sorted), from
+				 * insns: the rows' sum is checked against it */
 };
 
 void profile_table_init(struct profile_table *t);
