@@ -590,13 +590,18 @@ check "no record from the interrupted run" test "$(nlines)" = "$n1"
 if [ "$(id -u)" = 0 ] && mkdir -p "$T/full" && mount -t tmpfs -o size=256k tmpfs "$T/full"; then
   for d in linux kernels images build ccache logs; do ln -s "$W/$d" "$T/full/$d"; done
   cp "$W/results.tsv" "$T/full/"
-  # Fill the file's last page, so the next record needs a page tmpfs lacks.
-  sz=$(stat -c %s "$T/full/results.tsv"); pad=$(( (4096 - (sz + 2) % 4096) % 4096 ))
+  # Leave 60 bytes in the file's last page, less than a record: the
+  # append writes part of its line before the disk is full, and that part
+  # must be taken back.
+  sz=$(stat -c %s "$T/full/results.tsv"); pad=$(( (4096 - (sz + 2 + 60) % 4096) % 4096 ))
   { printf '#'; head -c "$pad" /dev/zero | tr '\0' ' '; printf '\n'; } >>"$T/full/results.tsv"
+  sz=$(stat -c %s "$T/full/results.tsv")
   dd if=/dev/zero of="$T/full/filler" bs=1k count=4096 2>/dev/null
   TBISECT_WORKDIR=$T/full "$BIN" -c "$T/test.conf" -s SECONDS=2 measure 4 >"$T/out" 2>&1; st=$?
   check "disk full: exit 2" test "$st" = 2
   has "disk full" && ok "disk full: message says so" || { no "disk full: message says so"; tail -3 "$T/out"; }
+  check "disk full: the part of a line written before the disk filled is taken back ($sz bytes before, $(stat -c %s "$T/full/results.tsv") after)" \
+    test "$(stat -c %s "$T/full/results.tsv")" = "$sz"
   rm -f "$T/full/filler"
   TBISECT_WORKDIR=$T/full "$BIN" results >"$T/out" 2>&1
   check "disk full: no corrupt record left" test -z "$(grep -E "torn|corrupt" "$T/out")"
