@@ -61,7 +61,10 @@ for i in $(seq 1 1200); do
   [ "$(nlines)" -ge $((n0 + 2)) ] && break; kill -0 $pid 2>/dev/null || break; sleep 1
 done
 sleep 2
+running=$(kill -0 $pid 2>/dev/null && echo yes || echo no)
 kill -9 $pid; wait $pid 2>/dev/null
+check "TREE: kill -9 lands on a running bisection ($running), after $(( $(nlines) - n0 )) of its runs were recorded" \
+  test "$running" = yes -a "$(nlines)" -ge $((n0 + 2))
 gone "TREE: kill -9 during a bisect"
 n1=$(nlines)
 t1=$(date +%s)
@@ -73,7 +76,7 @@ check "TREE bisect names the commit inside the branch (exit $st)" \
   test "$st" = 0 -a -n "$(grep "^first bad commit: $culprit sched/features: do not preempt on wakeup" "$T/out")"
 merge0=$(git -C "$U" rev-parse v-bad~13)
 check "TREE bisect descended into the merge" test -n "$(grep "^merge: level 0 descended into $merge0" "$T/out")"
-check "TREE bisect resumed from the runs before the kill" test -n "$(grep "^tbisect: resumed:" "$T/out")" -a "$n1" -gt 1
+check "TREE bisect resumed from the $((n1 - n0)) runs before the kill" test -n "$(grep "^tbisect: resumed:" "$T/out")" -a "$n1" -ge $((n0 + 2))
 again=$(awk -F'\t' -v n="$n1" 'NR>1 && $5=="ok" && NR<=n {had[$1]++} NR>n && $5=="ok" && had[$1]>=2 {x++} END{print x+0}' "$W/results.tsv")
 check "TREE resume repeated no run the bisection already had ($again)" test "$again" = 0
 "$BIN" -c "$T/tree.conf" report >"$T/out" 2>&1; st=$?
