@@ -372,6 +372,9 @@ check "nightly check with THRESHOLD above the step: PASS, and it names the small
   test "$st" = 0 -a -n "$(grep "^nightly: PASS: .*$chg%.*a small change: above the" "$T/out")"
 tb report
 check "report of that check: the change marked small" test -n "$(grep -- "$chg%.*(small)$" "$T/out")"
+tb -s THRESHOLD=8% -s BASELINE="$T/baseline" -s CLIENTS=3 check 5
+check "a check under other benchmark parameters (CLIENTS = 3) refuses the baseline: exit 2, the parameters named (got $st)" \
+  test "$st" = 2 -a -n "$(grep "baseline .* refused: baseline used benchmark parameters" "$T/out")"
 n1=$(nlines)
 tb bisect
 check "bisect again: resumed, no new runs" test "$st" = 0 -a "$(nlines)" = "$n1" -a -n "$(grep "resumed:" "$T/out")"
@@ -699,9 +702,40 @@ tb -s "PATCHES=$T/kp-broken" measure 3
 check "uncompilable state is a skip (exit 125)" test "$st" = 125
 has "does not compile" && ok "compiler error shown" || no "compiler error shown"
 has "error:" && ok "first compiler error lines shown" || no "first compiler error lines shown"
+tb -s "PATCHES=$T/kp-broken" -s THRESHOLD=8% -s BASELINE="$T/baseline" check 3
+check "nightly check of a state that does not build: exit 125 (got $st)" test "$st" = 125
 tb -s "PATCHES=$T/kp-broken" culprits 2 3
 check "culprits with an end that cannot be built: exit 2, said (got $st)" \
   test "$st" = 2 -a -n "$(grep "cannot be built or booted" "$T/out")"
+# The culprit next to a state that does not build: exit 4, both named.
+mkdir -p "$T/kp-amb"
+cp "$T/kp-broken/0001-x" "$T/kp-amb/0001-x"
+cp "$T/kp-broken/0003-broken.patch" "$T/kp-amb/0002-broken.patch"
+cat >"$T/kp-amb/0003-fix-and-hrtick.patch" <<'PATCH'
+Subject: [PATCH] sched: mend the build and enable hrtick (test)
+
+---
+--- a/kernel/sched/features.h
++++ b/kernel/sched/features.h
+@@ -39,3 +39,3 @@
+ 
+-SCHED_FEAT(HRTICK, false) this is not C
++SCHED_FEAT(HRTICK, true)
+ SCHED_FEAT(HRTICK_DL, false)
+PATCH
+printf '0001-x\n0002-broken.patch\n0003-fix-and-hrtick.patch\n' >"$T/kp-amb/series"
+tb -s "PATCHES=$T/kp-amb" bisect 1 3
+check "bisect whose culprit stands next to a state that does not build: exit 4, both candidates named (got $st)" \
+  test "$st" = 4 -a -n "$(grep "only skipped commits are left" "$T/out")" \
+       -a -n "$(grep "0002-broken" "$T/out")" -a -n "$(grep "0003-fix-and-hrtick" "$T/out")"
+# BAD faster than GOOD: hrtick on, then off again (trees built above).
+mkdir -p "$T/kp-fast"
+cp "$T/kp-broken/0001-x" "$T/kp-fast/0001-x"
+cp kpatches/0005-sched-enable-hrtick-by-default.patch kpatches/0018-sched-disable-hrtick-by-default.patch "$T/kp-fast/"
+printf '0001-x\n0005-sched-enable-hrtick-by-default.patch\n0018-sched-disable-hrtick-by-default.patch\n' >"$T/kp-fast/series"
+tb -s "PATCHES=$T/kp-fast" bisect 2 3
+check "bisect whose BAD is faster than its GOOD: exit 3, said (got $st)" \
+  test "$st" = 3 -a -n "$(grep "^BAD 3 .* is better than GOOD 2" "$T/out")"
 tb -s "PATCHES=$TOP/kpatches" prepare
 check "original series restored" test "$st" = 0
 
