@@ -392,6 +392,24 @@ hb4=$(awk -F'\t' '$1=="4"{print $3}' "$T/out"); hb5=$(awk -F'\t' '$1=="5"{print 
 run4=$(sed -n 's/^tbisect: run: 4 ([^)]*): \([0-9.]*\) s (.*/\1/p' "$T/out")
 check "hackbench measure 4 5: figures in s, as the runs measured them ($hb4, $hb5; run line $run4)" \
   test "$st" = 0 -a "${hb4#* }" = s -a "${hb5#* }" = s -a "${hb4% *}" = "$run4" -a "$(nlines)" = $((n2 + 2))
+# iperf3 and cyclictest: one run each, its figure in its unit as the run
+# line measured it, recorded under its benchmark's name.
+for bu in iperf3:Mbit/s cyclictest:ns; do
+  b=${bu%%:*} u=${bu#*:}
+  tb -s BENCH=$b measure 4
+  fig=$(awk -F'\t' '$1=="4"{print $3}' "$T/out")
+  runv=$(sed -n "s|^tbisect: run: 4 ([^)]*): \([0-9.]*\) $u (.*|\1|p" "$T/out" | tail -1)
+  check "$b measure 4: exit 0, a figure in $u as the run measured it ($fig; run line $runv), recorded as $b" \
+    test "$st" = 0 -a "${fig#* }" = "$u" -a "${fig% *}" = "$runv" -a "$(col bench)" = "$b" -a "$(col status)" = ok
+done
+# Wall-clock mode, ACCEL = auto: KVM is tried with a real boot before it is
+# trusted (where /dev/kvm is there), TCG where it does not run a guest; the
+# run is recorded under what was found.
+tb -s MODE=wallclock -s ACCEL=auto -s SECONDS=2 measure 4
+if [ ! -e /dev/kvm ] || has "KVM does not run a guest here"; then want=tcg; else want=kvm; fi
+check "wall-clock, ACCEL = auto: exit $st, KVM $( [ -e /dev/kvm ] && echo probed || echo absent), the run recorded under $(col accel), what was found ($want)" \
+  test "$st" = 0 -a "$(col accel)" = "$want" -a "$(col mode)" = wallclock \
+       -a \( ! -e /dev/kvm -o -n "$(grep "vm: probing KVM with a real boot" "$T/out")" \)
 # hackbench is seeded (its figure moves under unrelated changes): the
 # statistical rule judges it, ALPHA 1% so that five runs a side can do.
 tb -s BENCH=hackbench -s THRESHOLD=2% -s ALPHA=0.01 bisect 4 5
