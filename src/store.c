@@ -41,7 +41,7 @@ static const struct field fields[] = {
 	{ "name", F_STR, R(name), 0, 0 },	{ "subject", F_STR, R(subject), 0, 0 },
 	{ "status", F_STATUS, R(ok), 0, 0 },	{ "mbps", F_MBPS, R(value), 0, BIG },
 	{ "mode", F_STR, R(mode), 0, 0 },	{ "accel", F_STR, R(accel), 0, 0 },
-	{ "shift", F_LONG, R(shift), 0, 64 },	{ "clients", F_LONG, R(clients), 1, 4096 },
+	{ "shift", F_LONG, R(shift), -1, 64 },	{ "clients", F_LONG, R(clients), 1, 4096 },
 	{ "seconds", F_LONG, R(seconds), 0, 86400 },	{ "build_s", F_SECS, R(build_s), 0, BIG },
 	{ "boot_s", F_SECS, R(boot_s), 0, BIG },	{ "bench_s", F_SECS, R(bench_s), 0, BIG },
 	{ "timestamp", F_LONG, R(timestamp), 0, BIG },	{ "version", F_STR, R(version), 0, 0 },
@@ -332,9 +332,21 @@ int store_load(struct store *s)
 
 int store_append(struct store *s, const struct store_rec *rec)
 {
-	char *line = store_format(rec);
+	char *line = store_format(rec), *copy;
+	struct store_rec back;
 	struct stat st;
-	int fd, ret = -1;
+	int fd = -1, ret = -1, readable;
+
+	/* One rule for writer and reader: a record the parser would skip as
+	 * corrupt is not written. */
+	copy = xstrndup(line, strlen(line) - 1);
+	readable = parse_line(copy, &back) == 0;
+	free(copy);
+	if (!readable) {
+		error("result of %s not recorded: a value is out of the range a run can have "
+		      "(%s)", rec->name ? rec->name : "?", line);
+		goto out;
+	}
 
 	fd = open(s->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0) {

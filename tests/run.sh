@@ -158,6 +158,23 @@ check "corrupt tarball on a prepared work directory: exit 2, the prepared tree k
        -a "$(git -C "$T/w-rel/linux" show refs/tbisect/series:NEW 2>/dev/null)" = new
 rm -rf "$T/w-rel"
 
+# --- prepare killed with SIGKILL: the next one repairs the work directory.
+# kill9_at TEXT SECS [ARGS]: starts prepare, waits for TEXT in its output,
+# then SECS, kills it with SIGKILL; $killed says whether it was still running.
+kill9_at() {
+  local text=$1 secs=$2 i; shift 2
+  "$BIN" -c "$T/test.conf" "$@" prepare >"$T/out" 2>&1 &
+  local pid=$!
+  for i in $(seq 1 1200); do grep -q "$text" "$T/out" && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+  sleep "$secs"
+  killed=$(kill -0 $pid 2>/dev/null && echo yes || echo no)
+  kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+}
+kill9_at "prepare: extracting" 2
+k1=$killed
+kill9_at "making the pristine tree a git repository" 3
+check "prepare killed with SIGKILL while extracting ($k1) and while committing the base ($killed): no tree left half-made" \
+  test "$k1" = yes -a "$killed" = yes -a ! -e "$W/linux"
 # --- prepare: one commit per patch, idempotent.
 tb prepare
 check "prepare succeeds" test "$st" = 0
@@ -191,6 +208,18 @@ read -r a b < <(awk -F'\t' -v k=4 'NR>1 && $2==k && $5=="ok"{printf "%s ", $6} E
 check "icount repeats differ by < 0.05% ($a vs $b)" awk -v a="$a" -v b="$b" 'BEGIN{d=(a-b)/a; if(d<0)d=-d; exit !(b>0 && d < 0.0005)}'
 
 col() { awk -F'\t' -v f="$1" 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } { print $c[f] }' "$W/results.tsv" | tail -n "${2:-1}"; }
+
+# prepare killed with SIGKILL while it commits another series: the next
+# prepare makes the series whole, every recorded run kept.
+rm -rf "$T/kp-copy"; cp -r kpatches "$T/kp-copy"; echo "# a copy" >>"$T/kp-copy/series"
+sum0=$(md5sum <"$W/results.tsv")
+kill9_at "prepare: applying" 0.3 -s "PATCHES=$T/kp-copy"
+tb -s "PATCHES=$T/kp-copy" prepare
+check "prepare killed with SIGKILL while applying a series ($killed): the next prepare makes it whole (exit $st)" \
+  test "$killed" = yes -a "$st" = 0 -a -n "$(grep "21 states ready" "$T/out")"
+tb states
+check "after the kill, the shipped series again: 21 states, the recorded runs untouched" \
+  test "$st" = 0 -a "$(grep -c $'\tok\t' "$T/out")" = 21 -a "$(md5sum <"$W/results.tsv")" = "$sum0"
 
 # --- guest health: every run's kernel log is read, its errors and warnings
 # counted and the first kept with the run.

@@ -548,6 +548,25 @@ static void test_store_nul(void)
 		CHECK(store_parse(&s, l, strlen(l)) == 0 && s.n == 0 && s.torn == 1);
 		store_release(&s);
 		free(l);
+		/* The writer keeps the reader's rule: nothing is written. */
+		path = xasprintf("%s/results-bad.tsv", tmpdir);
+		unlink(path);
+		store_init(&s, path);
+		CHECK(store_append(&s, &r) < 0 && s.n == 0 && access(path, F_OK) < 0);
+		store_release(&s);
+		free(path);
+	}
+	/* A wall-clock run's shift is -1: a run can have it. */
+	{
+		struct store_rec r = mkrec(45.9, 1);
+		char *l;
+
+		r.shift = -1;
+		l = store_format(&r);
+		store_init(&s, "mem");
+		CHECK(store_parse(&s, l, strlen(l)) == 0 && s.n == 1 && s.torn == 0);
+		store_release(&s);
+		free(l);
 	}
 	sbuf_release(&sb);
 	free(l1);
