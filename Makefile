@@ -17,7 +17,7 @@ LIBSRC = src/util.c src/run.c src/conf.c src/series.c src/tree.c src/build.c src
       src/vm.c src/store.c src/lock.c src/stats.c src/bisect.c src/bench.c src/plot.c src/check.c src/hist.c src/release.c src/progress.c src/report.c src/distcc.c src/cppfilter.c src/profile.c src/workload.c
 # The binary's commands; the unit tests link the modules only, and the
 # simulated backend, a test double, lives with them.
-SRC = $(LIBSRC) src/cmd.c src/cmd_run.c src/cmd_bisect.c src/cmd_check.c src/cmd_release.c \
+SRC = $(LIBSRC) src/cmd.c src/why.c src/changes.c src/cmd_run.c src/cmd_bisect.c src/cmd_check.c src/cmd_release.c \
       src/cmd_profile.c src/cmd_impact.c
 HDR = $(wildcard src/*.h)
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -105,20 +105,6 @@ void cmd_report_cost(struct report *r, const struct bench *be);
 /* Saves r as WORKDIR/report.json (for `tbisect report`) and releases it;
  * with be, its cost first (cmd_report_cost). */
 void cmd_report_save(struct cmd_ctx *x, struct bench *be, struct report *r);
-/* The profiles of states idx[0] and idx[1] of be into p (release them)
- * and t (sorted; release it either way): 0, 1 when one cannot be built or
- * booted, -1 on an error (reported). */
-struct profile_table;
-int cmd_profile_pair(struct cmd_ctx *x, struct bench *be, const int idx[2],
-		     struct bench_profile p[2], struct profile_table *t);
-/* Why culprit is slower than parent: in icount mode with PROFILE on, its
- * profile's largest rows printed and added to rep (when not NULL).  A
- * profile that cannot be had is a warning, never a failure of the search. */
-void cmd_why(struct cmd_ctx *x, struct bench *be, int parent, int culprit, struct report *rep);
-/* Lists every change in good..bad above the floor under be's benchmark
- * (bisect_culprits()) into b->chg and prints them; b is initialised here
- * and the caller releases it, whatever is returned.  0 or -1 (reported). */
-int cmd_run_culprits(struct cmd_ctx *x, struct bench *be, struct bisect *b, int good, int bad);
 /* The commands: each returns an enum exit_code. */
 typedef int cmd_fn(struct cmd_ctx *x, int argc, char **argv);
 cmd_fn cmd_prepare, cmd_config, cmd_states, cmd_build, cmd_measure, cmd_results, cmd_plot;

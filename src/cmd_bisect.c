@@ -1,5 +1,7 @@
 /* cmd_bisect: the commands that search a range: bisect, culprits, attribute. */
+#include "changes.h"
 #include "cmd.h"
+#include "why.h"
 #include "stats.h"
 #include "util.h"
 
@@ -321,7 +323,7 @@ int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
 			printf("culprit subject: %s\n", gs.lv.state[l->culprit].subject);
 		printf("mode: %s\n", bench_mode(&gs.be));
 		if (r.status == HIST_FOUND || r.status == HIST_MERGE)
-			cmd_why(x, &gs.be, l->parent, l->culprit, &rep);
+			why_explain(x, &gs.be, l->parent, l->culprit, &rep);
 		report_search(x, &gs, &r, &rep);
 		if (r.status != HIST_ABORTED)
 			cmd_draw(x, &gs.be, &gs.lv, 0, gs.lv.n - 1, &c, l->culprit >= 0 ? 1 : 0);
@@ -336,56 +338,6 @@ int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
 	ret = hist_exit(r.status);
 	hist_result_release(&r);
 	return cmd_exit(ret);
-}
-
-/* The list culprits prints: every change above the floor, the ones not
- * above the threshold marked small. */
-static void print_changes(struct cmd_ctx *x, struct bench *be, const struct bisect *b, int good,
-			  int bad)
-{
-	double floor = bisect_floor(b);
-	char small[64], health[256];
-	int i;
-
-	cmd_small_note(b, small, sizeof(small));
-	printf("changes above %.2f%% between %s and %s (%s%s):\n", 100 * floor, bench_label(be, good),
-	       bench_label(be, bad), bench_mode(be), small);
-	if (!b->nchg)
-		printf("  none\n");
-	for (i = 0; i < b->nchg; i++) {
-		const struct bisect_change *c = &b->chg[i];
-
-		cmd_health_note(be, c->parent, c->state, health, sizeof(health));
-		printf("  %-11s state %-3d %+7.2f%%  %.3f -> %.3f %s  %s%s%s%s\n",
-		       cmd_change_word(&b->p, c->change), x->range.state[c->state].index,
-		       100 * c->change, c->from, c->to, bench_workload(be)->unit,
-		       x->range.state[c->state].subject,
-		       c->small ? "  (small)" : "",
-		       c->state - c->parent > 1 ? "  (among skipped states)" : "", health);
-	}
-}
-
-/* Lists the changes of good..bad into b (initialised here, released by the
- * caller either way).  0, or -1 (reported: aborted, or an end that cannot
- * be measured). */
-int cmd_run_culprits(struct cmd_ctx *x, struct bench *be, struct bisect *b, int good, int bad)
-{
-	struct bisect_params p;
-	int r;
-
-	bench_params(&x->conf, &p);
-	bisect_init(b, &bench_ops, be, x->range.n, &p);
-	info("culprits: searching %s..%s, grid step %d, threshold %.2f%%, listing from %.2f%%, mode %s",
-	     bench_label(be, good), bench_label(be, bad), p.step, 100 * p.threshold,
-	     100 * bisect_floor(b), bench_mode(be));
-	r = bisect_culprits(b, good, bad);
-	if (r == 1)
-		return error("culprits: GOOD %s or BAD %s cannot be built or booted: nothing to "
-			     "compare", bench_label(be, good), bench_label(be, bad));
-	if (r < 0)
-		return -1;
-	print_changes(x, be, b, good, bad);
-	return 0;
 }
 
 /* The report of culprits: every change, the first regression named. */
@@ -431,7 +383,7 @@ static void why_changes(struct cmd_ctx *x, struct bench *be, const struct bisect
 		int culprit = !named && c->change < 0 && !c->small;
 
 		named |= culprit;
-		cmd_why(x, be, c->parent, c->state, culprit ? rep : NULL);
+		why_explain(x, be, c->parent, c->state, culprit ? rep : NULL);
 	}
 }
 
@@ -498,7 +450,7 @@ int cmd_culprits(struct cmd_ctx *x, int argc, char **argv)
 	if (cmd_range_or_all(x, argc, argv, &good, &bad) < 0 ||
 	    bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
 		return EXIT_ERROR;
-	if (cmd_run_culprits(x, &be, &b, good, bad) < 0)
+	if (changes_find(x, &be, &b, good, bad) < 0)
 		ret = EXIT_ERROR;
 	else
 		cmd_draw(x, &be, &x->range, good, bad, b.chg, b.nchg);
@@ -719,7 +671,7 @@ int cmd_attribute(struct cmd_ctx *x, int argc, char **argv)
 		goto out_args;
 	if (bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
 		goto out_args;
-	if (cmd_run_culprits(x, &be, &b, a.good, a.bad) < 0)
+	if (changes_find(x, &be, &b, a.good, a.bad) < 0)
 		goto out;
 	/* Culprits found first, then the named suspects not among them. */
 	for (i = 0; i < b.nchg; i++)

@@ -1,4 +1,5 @@
 /* cmd_impact: what each culprit does to every benchmark (the trade-off table of 2008). */
+#include "changes.h"
 #include "cmd.h"
 #include "plot.h"
 #include "stats.h"
@@ -124,7 +125,7 @@ static int find_rows(struct cmd_ctx *x, const struct impact_args *a, int good, i
 	}
 	if (bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
 		return -1;
-	if (cmd_run_culprits(x, &be, &b, good, bad) < 0) {
+	if (changes_find(x, &be, &b, good, bad) < 0) {
 		bisect_release(&b);
 		bench_release(&be);
 		return -1;

@@ -1,7 +1,6 @@
 /* conf: the configuration, bisect.conf and -s overrides, parsed with libinih. */
 #include "conf.h"
 #include "util.h"
-#include "workload.h"
 
 #include <ini.h>
 #include <pwd.h>
@@ -276,9 +275,10 @@ static int parse_value(struct conf *c, const struct key *k, const char *dir, con
 			*(char **)field = xstrdup("");
 			return -1;
 		}
-		if ((field == &c->bench && !workload_known(value)) ||
-		    (field == &c->custom_better && strcmp(value, "higher") && strcmp(value, "lower"))) {
-			*(char **)field = xstrdup(field == &c->bench ? "tbench" : "higher");
+		/* BENCH's names are workload's, checked above the configuration
+		 * (workload_check_conf()). */
+		if (field == &c->custom_better && strcmp(value, "higher") && strcmp(value, "lower")) {
+			*(char **)field = xstrdup("higher");
 			return -1;
 		}
 		if (field == &c->kconfig_base && strcmp(value, "tinyconfig") && strcmp(value, "defconfig"))
@@ -346,6 +346,8 @@ static int set_key(struct parse_state *ps, const char *name, const char *value)
 		ps->c->good_line = ps->line;
 	if (!strcasecmp(k->name, "BAD"))
 		ps->c->bad_line = ps->line;
+	if (!strcasecmp(k->name, "BENCH"))
+		ps->c->bench_line = ps->line;
 	ps->nkeys++;
 	return 0;
 }
@@ -540,6 +542,8 @@ int conf_set(struct conf *c, const char *what, const char *assignment)
 			c->good_line = 0;
 		if (!strcmp(keys[i].name, "BAD"))
 			c->bad_line = 0;
+		if (!strcmp(keys[i].name, "BENCH"))
+			c->bench_line = 0;
 	}
 	free(ps.err);
 	free(ps.dir);

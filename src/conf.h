@@ -53,6 +53,8 @@ struct conf {
 	char *good, *bad;	/* range endpoints: base, index or patch name;
 				 * with TREE, revisions */
 	int good_line, bad_line; /* line of GOOD/BAD in path, 0 if default */
+	int bench_line;		/* line of BENCH in path, 0 if default or -s: its
+				 * name is checked by workload_check_conf() */
 	long clients, seconds;
 	enum conf_mode mode;
 	enum conf_accel accel;

@@ -9,6 +9,7 @@
 #include "lock.h"
 #include "run.h"
 #include "util.h"
+#include "workload.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -159,7 +160,7 @@ static int load_conf(struct conf *c, const struct options *o)
 	for (i = 0; i < o->nsets; i++)
 		if (conf_set(c, "-s", o->sets[i]) < 0)
 			return -1;
-	return conf_finish(c);
+	return conf_finish(c) < 0 || workload_check_conf(c) < 0 ? -1 : 0;
 }
 
 /* The number of arguments against the table, before anything is done: an

@@ -104,6 +104,16 @@ static int init_custom(struct workload *w, const struct conf *c)
 	return 0;
 }
 
+int workload_check_conf(const struct conf *c)
+{
+	if (workload_known(c->bench))
+		return 0;
+	if (c->bench_line)
+		return error("%s:%d: bad value for BENCH (benchmark: %s): '%s'", c->path, c->bench_line,
+			     workload_names(), c->bench);
+	return error("bad value for BENCH (benchmark: %s): '%s'", workload_names(), c->bench);
+}
+
 int workload_init(struct workload *w, const struct conf *c)
 {
 	const struct builtin *b = find_builtin(c->bench);

@@ -66,6 +66,10 @@ struct workload {
 int workload_known(const char *name);
 /* The names workload_known() accepts, "tbench | hackbench | ...". */
 const char *workload_names(void);
+/* c's BENCH names a benchmark, else an error with its file:line (the
+ * configuration takes any name: its names are this module's).  0 or -1
+ * (reported).  main() calls it once the configuration is loaded. */
+int workload_check_conf(const struct conf *c);
 /* The benchmark c->bench names, its run length from c (SECONDS, CLIENTS)
  * and, for custom, the CUSTOM_* keys.  0, or -1 (reported: unknown name,
  * custom without CUSTOM_COMMAND or CUSTOM_REGEX, a regex that does not

@@ -2373,9 +2373,9 @@ static void test_workload(void)
 	CHECK(workload_parse(&w, "warm\ntook 12.5 ms\ntook 3 ms\n", &v, why, sizeof(why)) == 0 && v == 12.5);
 	CHECK(workload_parse(&w, "took 1e3x ms\n", &v, why, sizeof(why)) == -1);
 	workload_release(&w);
-	CHECK(conf_set(&c, "-s", "BENCH=nosuchbench") == -1 && !workload_known("nosuchbench"));
+	CHECK(conf_set(&c, "-s", "BENCH=nosuchbench") == 0 && workload_check_conf(&c) == -1);
 	CHECK(conf_set(&c, "-s", "CUSTOM_BETTER=smaller") == -1);
-	CHECK(conf_set(&c, "-s", "BENCH=iperf3") == 0 && workload_known("iperf3"));
+	CHECK(conf_set(&c, "-s", "BENCH=iperf3") == 0 && workload_check_conf(&c) == 0);
 	conf_release(&c);
 }
 
