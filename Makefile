@@ -13,13 +13,16 @@ WARN = -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE
 PKGS = inih gsl libcrypto jansson
 LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -linih -lgsl -lgslcblas -lcrypto -ljansson) -lcsv -lm
 WARN += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LIBSRC = src/util.c src/run.c src/conf.c src/series.c src/tree.c src/build.c src/image.c \
-      src/vm.c src/store.c src/lock.c src/stats.c src/bisect.c src/bench.c src/plot.c src/check.c src/hist.c src/release.c src/progress.c src/report.c src/distcc.c src/cppfilter.c src/profile.c src/workload.c
+# One folder per wing of modules (README.md, Layout); the commands in
+# src/cmd, main.c alone at the top.
+WINGS = base kernel guest engine measure output cmd
+INC = $(addprefix -Isrc/,$(WINGS))
+WARN += $(INC)
+LIBSRC = $(foreach w,base kernel guest engine measure output,$(filter-out src/guest/tbprof.c,$(wildcard src/$(w)/*.c)))
 # The binary's commands; the unit tests link the modules only, and the
 # simulated backend, a test double, lives with them.
-SRC = $(LIBSRC) src/cmd.c src/why.c src/changes.c src/cmd_run.c src/cmd_bisect.c src/cmd_check.c src/cmd_release.c \
-      src/cmd_profile.c src/cmd_impact.c
-HDR = $(wildcard src/*.h)
+SRC = $(LIBSRC) $(wildcard src/cmd/*.c)
+HDR = $(foreach w,$(WINGS),$(wildcard src/$(w)/*.h))
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 DEBS = linux-source-6.1 qemu-system-x86 git ccache dbench rt-tests iperf3 gnuplot-nox busybox-static \
@@ -31,7 +34,7 @@ DEBS = linux-source-6.1 qemu-system-x86 git ccache dbench rt-tests iperf3 gnuplo
 all: tbisect build/tbisect-prof.so
 
 # The QEMU plugin profile loads (not linked into tbisect).
-build/tbisect-prof.so: src/qemu/tbprof.c
+build/tbisect-prof.so: src/guest/tbprof.c
 	@mkdir -p build
 	$(CC) -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden -o $@ $<
 
@@ -41,11 +44,11 @@ tbisect: $(SRC) src/main.c $(HDR)
 TESTSRC = tests/unit/sim.c
 build/unit: $(LIBSRC) $(TESTSRC) tests/unit/unit.c $(HDR) tests/unit/sim.h
 	@mkdir -p build
-	$(CC) $(CFLAGS) $(WARN) -Isrc -Itests/unit -o $@ $(LIBSRC) $(TESTSRC) tests/unit/unit.c $(LIBS)
+	$(CC) $(CFLAGS) $(WARN) -Itests/unit -o $@ $(LIBSRC) $(TESTSRC) tests/unit/unit.c $(LIBS)
 
 build/unit-asan: $(LIBSRC) $(TESTSRC) tests/unit/unit.c $(HDR) tests/unit/sim.h
 	@mkdir -p build
-	$(CC) -O1 -g $(SAN) $(WARN) -Isrc -Itests/unit -o $@ $(LIBSRC) $(TESTSRC) tests/unit/unit.c $(LIBS)
+	$(CC) -O1 -g $(SAN) $(WARN) -Itests/unit -o $@ $(LIBSRC) $(TESTSRC) tests/unit/unit.c $(LIBS)
 
 build/tbisect-asan: $(SRC) src/main.c $(HDR)
 	@mkdir -p build
@@ -53,7 +56,7 @@ build/tbisect-asan: $(SRC) src/main.c $(HDR)
 
 build/simbench: $(LIBSRC) $(TESTSRC) tests/bench/simbench.c $(HDR)
 	@mkdir -p build
-	$(CC) -O2 $(WARN) -Isrc -Itests/unit -o $@ $(LIBSRC) $(TESTSRC) tests/bench/simbench.c $(LIBS)
+	$(CC) -O2 $(WARN) -Itests/unit -o $@ $(LIBSRC) $(TESTSRC) tests/bench/simbench.c $(LIBS)
 
 # Installs only what is missing; as non-root it prints the command instead.
 deps: deps-qemu
@@ -133,7 +136,7 @@ fuzz-build: $(FUZZ_BINS)
 build/fuzz/%: $(LIBSRC) tests/fuzz/fuzz.c $(HDR)
 	@mkdir -p build/fuzz
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
-	  -DFUZZ_TARGET=$$(echo $(FUZZ_NAMES) | tr ' ' '\n' | grep -nx $* | cut -d: -f1) -Isrc \
+	  -DFUZZ_TARGET=$$(echo $(FUZZ_NAMES) | tr ' ' '\n' | grep -nx $* | cut -d: -f1) $(INC) \
 	  -o $@ $(LIBSRC) tests/fuzz/fuzz.c $(LIBS)
 fuzz: fuzz-build
 	@for n in $(FUZZ_NAMES); do mkdir -p build/fuzz/corpus-$$n; \

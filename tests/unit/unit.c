@@ -2163,7 +2163,7 @@ static void test_resolve_ambiguous(void)
 
 	CHECK(git_in(tmpdir, "init", "-q", "resolve", NULL, NULL) == 0);
 	for (i = 0; i < 4; i++) {
-		char msg[8];
+		char msg[16];
 
 		snprintf(msg, sizeof(msg), "c%d", i);
 		CHECK(git_in(dir, "commit", "-q", "--allow-empty", "-m", msg) == 0);
@@ -2172,7 +2172,7 @@ static void test_resolve_ambiguous(void)
 	tree_init_checkout(&t, &c, dir);
 	memset(&r, 0, sizeof(r));
 	for (i = 0; i < 4; i++) {
-		char rev[8];
+		char rev[16];
 
 		snprintf(rev, sizeof(rev), "HEAD~%d", 3 - i);
 		CHECK(tree_rev_parse(dir, rev, id[i]) == 0);

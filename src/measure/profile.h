@@ -1,6 +1,6 @@
 /*
  * profile: where a kernel's instructions go, per function, from the counts
- * of tbisect's QEMU plugin (src/qemu/tbprof.c).  Pure logic.
+ * of tbisect's QEMU plugin (src/guest/tbprof.c).  Pure logic.
  *
  * Only the benchmark's window counts.  A profiled run counts boot, set-up,
  * the benchmark and teardown alike, so each state is run twice, for S and
