@@ -339,8 +339,9 @@ check "culprits 4..6, threshold 10%: hrtick listed as a small regression, nothin
   test "$st" = 0 -a -n "$(grep -E "^  regression +state 5 .*\(small\)" "$T/out")" \
        -a "$(grep -cE "^  (regression|improvement) " "$T/out")" = 1
 has "changes above 0.05%" && ok "culprits names the floor and the threshold" || no "culprits names the floor and the threshold"
-check "plot key marks the small change, the title names the guest" \
-  test -n "$(grep 'title "regression 5 .*(small)"' "$T/plots/tbisect.gp")" -a -n "$(grep '1 CPU, cgroup depth 3' "$T/plots/tbisect.gp")"
+check "plot key marks the small change, the title names the guest and the series by its name, not its path" \
+  test -n "$(grep 'title "regression 5 .*(small)"' "$T/plots/tbisect.gp")" -a -n "$(grep '1 CPU, cgroup depth 3' "$T/plots/tbisect.gp")" \
+       -a -n "$(grep -F 'along series kpatches (states' "$T/plots/tbisect.gp")" -a -z "$(grep -F "along kpatches series $TOP" "$T/plots/tbisect.gp")"
 tb -s THRESHOLD=10% -s CULPRIT_FLOOR=9% culprits 4 6
 check "culprits 4..6 with the floor at 9%: none listed" \
   test "$st" = 0 -a -n "$(grep "^  none" "$T/out")"

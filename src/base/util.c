@@ -562,6 +562,18 @@ char *util_dirname(const char *path)
 	return xstrndup(path, (size_t)(s - path));
 }
 
+char *util_basename_dup(const char *path)
+{
+	size_t n = strlen(path);
+	const char *s;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	for (s = path + n; s > path && s[-1] != '/'; s--)
+		;
+	return xstrndup(s, n - (size_t)(s - path));
+}
+
 int util_parse_long(const char *s, long *out)
 {
 	char *end;

@@ -108,6 +108,9 @@ int util_sha256_file(const char *path, char *hex);
 char *util_path_abs(const char *base, const char *path);
 /* Directory part of path, caller frees. */
 char *util_dirname(const char *path);
+/* The last component of path, trailing slashes dropped ("/a/kp/" -> "kp");
+ * caller frees. */
+char *util_basename_dup(const char *path);
 
 /* Parses a whole decimal number or a finite floating value: the whole
  * string, no trailing text; returns 0 or -1 (not reported). */

@@ -229,7 +229,7 @@ int cmd_draw(struct cmd_ctx *x, struct bench *be, const struct tree_range *rg, i
 	bench_params(&x->conf, &bp);
 	title = xasprintf("%s along %s (states %d..%d) - %s, %ld clients, %ld s, "
 			  "%ld CPU%s, cgroup depth %ld",
-			  wl->name, x->tree.source, rg->state[good].index, rg->state[bad].index, bench_mode(be),
+			  wl->name, x->tree.name, rg->state[good].index, rg->state[bad].index, bench_mode(be),
 			  x->conf.clients, x->conf.seconds, x->conf.smp, x->conf.smp == 1 ? "" : "s",
 			  x->conf.cgroup_depth);
 	plot_init(&p, x->conf.plot_dir, "tbisect", title);

@@ -34,11 +34,18 @@ void tree_init(struct tree *t, const struct conf *c)
 		t->dir = xasprintf("%s/git/%.16s/linux", c->workdir, key);
 		t->repo = xstrdup(c->gittree);
 		t->source = xstrdup(c->gittree);
+		t->name = util_basename_dup(c->gittree);
 	} else {
 		t->outname = xstrdup("build");
 		t->dir = xasprintf("%s/linux", c->workdir);
 		t->repo = xstrdup(t->dir);
 		t->source = xasprintf("kpatches series %s on linux-source-6.1", c->patches);
+		{
+			char *base = util_basename_dup(c->patches);
+
+			t->name = xasprintf("series %s", base);
+			free(base);
+		}
 		t->series = 1;
 	}
 }
@@ -69,6 +76,7 @@ void tree_init_checkout(struct tree *t, const struct conf *c, const char *dir)
 	t->dir = xstrdup(dir);
 	t->repo = xstrdup(dir);
 	t->source = xstrdup(dir);
+	t->name = util_basename_dup(dir);
 	t->checkout = 1;
 }
 
@@ -91,6 +99,7 @@ void tree_release(struct tree *t)
 	free(t->outname);
 	free(t->repo);
 	free(t->source);
+	free(t->name);
 	memset(t, 0, sizeof(*t));
 }
 

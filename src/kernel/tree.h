@@ -69,7 +69,9 @@ struct tree {
 				 * WORKDIR, so ccache's basedir serves both) */
 	char *repo;		/* where revisions are resolved: the user's
 				 * repository, or dir */
-	char *source;		/* the range's origin in words, for titles and reports */
+	char *source;		/* the range's origin in words, for reports */
+	char *name;		/* its short name, for titles: "series kpatches",
+				 * a TREE's folder name */
 	int series;		/* the kpatches series (no TREE) */
 	int checkout;		/* a tree checked out by someone else (git bisect run) */
 };
