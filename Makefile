@@ -117,8 +117,13 @@ test: deps
 	@# The console formatter streams each line (the file one holds a suite back until it ends).
 	prove -v --formatter TAP::Formatter::Console tests/unit.t tests/unit-asan.t tests/fuzz.t tests/e2e.t
 
-bench: deps tbisect build/tbisect-prof.so build/simbench
+build/runbench: src/base/run.c src/base/util.c tests/bench/runbench.c $(HDR)
+	@mkdir -p build
+	$(CC) -O2 $(WARN) -o $@ src/base/run.c src/base/util.c tests/bench/runbench.c $(LIBS)
+
+bench: deps tbisect build/tbisect-prof.so build/simbench build/runbench
 	./build/simbench
+	./build/runbench
 	bash tests/bench/git-range.sh
 	bash tests/bench/releases.sh
 	bash tests/bench/time-to-culprit.sh

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -233,7 +234,7 @@ void run_init(struct run_cmd *cmd, const char *const *argv)
 	cmd->argv = argv;
 	cmd->grace = 3.0;
 	cmd->pid = -1;
-	cmd->errfd = cmd->outfd = -1;
+	cmd->errfd = cmd->outfd = cmd->pidfd = -1;
 	sbuf_init(&cmd->out);
 }
 
@@ -368,7 +369,7 @@ int run_start(struct run_cmd *cmd)
 	pid_t pid;
 
 	cmd->pid = -1;
-	cmd->errfd = cmd->outfd = -1;
+	cmd->errfd = cmd->outfd = cmd->pidfd = -1;
 	cmd->status = RUN_ERR_SETUP;
 	cmd->start = util_now();
 	if (open_stdio(cmd, &in_fd, &out_fd, outpipe) < 0)
@@ -391,6 +392,9 @@ int run_start(struct run_cmd *cmd)
 	setpgid(pid, pid);
 	close(errpipe[1]);
 	cmd->pid = pid;
+	/* Readable when the child ends: a wait wakes at its exit (Linux 5.3;
+	 * without it, the waits poll). */
+	cmd->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	cmd->errfd = errpipe[0];
 	cmd->outfd = outpipe[0];
 	outpipe[0] = -1;	/* ours now; the rest were the child's */
@@ -466,6 +470,10 @@ static int finish(struct run_cmd *cmd, int killed_status, int st)
 		close(cmd->outfd);
 		cmd->outfd = -1;
 	}
+	if (cmd->pidfd >= 0) {
+		close(cmd->pidfd);
+		cmd->pidfd = -1;
+	}
 	cmd->pid = -1;
 	cmd->elapsed = util_now() - cmd->start;
 	return 1;
@@ -493,17 +501,22 @@ int run_poll(struct run_cmd *cmd)
 	return 0;
 }
 
-/* run_pause() with the sleep bounded by ms. */
+/* run_pause() with the sleep bounded by ms: wakes when cmd's child ends
+ * (its pidfd), writes to its stdout pipe, or a signal comes. */
 static void pause_ms(const struct run_cmd *cmd, int ms)
 {
-	poll_watched(cmd);
-	if (cmd && cmd->outfd >= 0) {
-		struct pollfd pfd = { .fd = cmd->outfd, .events = POLLIN };
+	struct pollfd pfd[2];
+	nfds_t n = 0;
 
-		poll(&pfd, 1, ms);
-	} else {
+	poll_watched(cmd);
+	if (cmd && cmd->outfd >= 0)
+		pfd[n++] = (struct pollfd){ .fd = cmd->outfd, .events = POLLIN };
+	if (cmd && cmd->pidfd >= 0)
+		pfd[n++] = (struct pollfd){ .fd = cmd->pidfd, .events = POLLIN };
+	if (n)
+		poll(pfd, n, ms);
+	else
 		usleep((useconds_t)ms * 1000);
-	}
 }
 
 void run_pause(const struct run_cmd *cmd)
@@ -517,10 +530,12 @@ int run_exec(struct run_cmd *cmd)
 
 	if (run_start(cmd) < 0)
 		return RUN_ERR_SETUP;
-	/* Short commands (git, a preprocessor) end within a few ms: look
-	 * often at first, then every 20 ms. */
+	/* With a pidfd the wait ends at the child's exit: 50 ms is only how
+	 * often the tick, the deadline and other watched children are looked
+	 * at.  Without one, short commands (git, a preprocessor) end within a
+	 * few ms: look often at first, then every 20 ms. */
 	while (!run_poll(cmd)) {
-		pause_ms(cmd, ms);
+		pause_ms(cmd, cmd->pidfd >= 0 ? 50 : ms);
 		if (ms < 20)
 			ms *= 2;
 	}

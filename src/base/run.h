@@ -71,6 +71,7 @@ struct run_cmd {
 	int status;			/* exit status or run_status, once ended */
 	pid_t pid;			/* -1 when not running */
 	int errfd, outfd;
+	int pidfd;			/* readable once the child ends; -1 none */
 	double start;
 };
 
