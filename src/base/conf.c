@@ -575,38 +575,38 @@ int conf_finish(struct conf *c)
 	return 0;
 }
 
-void conf_dump(const struct conf *c)
+void conf_dump(const struct conf *c, FILE *f)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		const void *field = (const char *)c + keys[i].off;
 
-		printf("%-15s = ", keys[i].name);
+		fprintf(f, "%-15s = ", keys[i].name);
 		switch (keys[i].kind) {
 		case K_PATH:
 		case K_STR:
-			printf("%s", *(char *const *)field ? *(char *const *)field : "");
+			fprintf(f, "%s", *(char *const *)field ? *(char *const *)field : "");
 			break;
 		case K_LONG:
-			printf("%ld", *(const long *)field);
+			fprintf(f, "%ld", *(const long *)field);
 			break;
 		case K_DOUBLE:
-			printf("%g", *(const double *)field);
+			fprintf(f, "%g", *(const double *)field);
 			break;
 		case K_PERCENT:
-			printf("%g%%", *(const double *)field * 100);
+			fprintf(f, "%g%%", *(const double *)field * 100);
 			break;
 		case K_MODE:
-			printf("%s", conf_mode_name(c->mode));
+			fprintf(f, "%s", conf_mode_name(c->mode));
 			break;
 		case K_ACCEL:
-			printf("%s", conf_accel_name(c->accel));
+			fprintf(f, "%s", conf_accel_name(c->accel));
 			break;
 		case K_BOOL:
-			printf("%s", *(const int *)field ? "yes" : "no");
+			fprintf(f, "%s", *(const int *)field ? "yes" : "no");
 			break;
 		}
-		printf("    # %s\n", keys[i].help);
+		fprintf(f, "    # %s\n", keys[i].help);
 	}
 }

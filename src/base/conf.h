@@ -23,6 +23,7 @@
 #define TBISECT_CONF_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* The largest configuration file read (a bisect.conf has a few KiB). */
 #define CONF_MAX_BYTES (1 << 20)
@@ -95,8 +96,9 @@ int conf_finish(struct conf *c);
 void conf_release(struct conf *c);
 const char *conf_mode_name(enum conf_mode m);
 const char *conf_accel_name(enum conf_accel a);
-/* Writes the effective configuration as KEY = VALUE lines to stdout. */
-void conf_dump(const struct conf *c);
+/* Writes the effective configuration as KEY = VALUE lines, each with its
+ * meaning as a comment, to f. */
+void conf_dump(const struct conf *c, FILE *f);
 
 /* Whether v is a comma-separated list of sched feature names (upper-case
  * letters, digits, '_'; empty is fine): 1 or 0. */

@@ -21,7 +21,7 @@ int cmd_config(struct cmd_ctx *x, int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	conf_dump(&x->conf);
+	conf_dump(&x->conf, stdout);
 	return EXIT_OK;
 }
 

@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,22 @@ static int count(struct bisect *b, int i, const double **v)
 	return b->ops->samples(b->ctx, i, v, &nf);
 }
 
+/* A trace line through ops->trace, when the backend asked for them. */
+static void say(const struct bisect *b, enum bisect_trace level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void say(const struct bisect *b, enum bisect_trace level, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	if (!b->ops->trace)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	b->ops->trace(b->ctx, level, line);
+}
+
 /* Makes sure state i has at least want samples.  Returns the count, -1 when
  * the state is unusable (now marked skipped), -2 when aborted. */
 static int ensure(struct bisect *b, int i, int want)
@@ -90,7 +107,7 @@ static int ensure(struct bisect *b, int i, int want)
 		if (n >= want)
 			return n;
 		if (nf >= b->p.max_fail + n) {
-			info("state %s skipped: %d of its runs failed", b->ops->label(b->ctx, i), nf);
+			say(b, BISECT_TRACE_INFO, "state %s skipped: %d of its runs failed", b->ops->label(b->ctx, i), nf);
 			b->skip[i] = 1;
 			return -1;
 		}
@@ -198,7 +215,7 @@ static void check_repeats(struct bisect *b, int i)
 	if (!b->p.deterministic || n < 2)
 		return;
 	if (fabs(v[1] - v[0]) / v[0] > REPEAT_TOLERANCE) {
-		warning("repeats of %s differ by %.3f%% (> %.1f%%): measurements are not deterministic; "
+		say(b, BISECT_TRACE_WARNING, "repeats of %s differ by %.3f%% (> %.1f%%): measurements are not deterministic; "
 			"switching to the noisy (statistical) rule",
 			b->ops->label(b->ctx, i), 100 * fabs(v[1] - v[0]) / v[0], 100 * REPEAT_TOLERANCE);
 		b->p.deterministic = 0;
@@ -304,7 +321,7 @@ static int classify(struct bisect *b, int m, int g, int bd)
 			return 0;
 		if (n >= b->p.runs_max) {
 			b->low_conf++;
-			info("%s: no clear verdict after %d runs (ln LR %.2f); taking the sign",
+			say(b, BISECT_TRACE_INFO, "%s: no clear verdict after %d runs (ln LR %.2f); taking the sign",
 			     b->ops->label(b->ctx, m), n, llr);
 			return llr > 0;
 		}
@@ -470,11 +487,11 @@ static void report_round(struct bisect *b, int lo, int hi, const int *pts, int n
 		b->ops->cost(b->ctx, &c);
 		progress_duration(left, sizeof(left),
 				  bisect_time_left(&c, hi - lo, np, b->p.deterministic, b->p.runs_min));
-		info("bisect: testing %s%s (%d..%d, about %.0f %s left, ~%s)",
+		say(b, BISECT_TRACE_INFO, "bisect: testing %s%s (%d..%d, about %.0f %s left, ~%s)",
 		     b->ops->label(b->ctx, pts[0]), more, lo, hi, steps, steps == 1 ? "step" : "steps",
 		     left);
 	} else {
-		info("bisect: testing %s%s (%d..%d, about %.0f %s left)",
+		say(b, BISECT_TRACE_INFO, "bisect: testing %s%s (%d..%d, about %.0f %s left)",
 		     b->ops->label(b->ctx, pts[0]), more, lo, hi, steps, steps == 1 ? "step" : "steps");
 	}
 }
@@ -551,7 +568,7 @@ static enum next verify(struct bisect *b, int good, int bad, int *lo, int *hi)
 		if (compare(b, good, *lo, &cg) == -2)
 			return NEXT_ABORT;
 		if (cg.differ && bisect_worse(&b->p, cg.change)) {
-			info("bisect: verification: %s is worse than GOOD after all; searching again",
+			say(b, BISECT_TRACE_INFO, "bisect: verification: %s is worse than GOOD after all; searching again",
 			     b->ops->label(b->ctx, *lo));
 			*hi = *lo;
 			*lo = good;
@@ -562,7 +579,7 @@ static enum next verify(struct bisect *b, int good, int bad, int *lo, int *hi)
 		if (compare(b, *hi, bad, &cb) == -2)
 			return NEXT_ABORT;
 		if (cb.differ && bisect_worse(&b->p, cb.change)) {
-			info("bisect: verification: %s is better than BAD after all; searching again",
+			say(b, BISECT_TRACE_INFO, "bisect: verification: %s is better than BAD after all; searching again",
 			     b->ops->label(b->ctx, *hi));
 			*lo = *hi;
 			*hi = bad;
@@ -690,7 +707,7 @@ static int split(struct bisect *b, int a, int bb, int depth)
 		if (r >= 0)
 			break;
 	}
-	info("culprits: %s..%s differ by %.2f%%; splitting at %s", b->ops->label(b->ctx, a),
+	say(b, BISECT_TRACE_INFO, "culprits: %s..%s differ by %.2f%%; splitting at %s", b->ops->label(b->ctx, a),
 	     b->ops->label(b->ctx, bb), 100 * c.change, b->ops->label(b->ctx, mid));
 	{
 		int n0 = b->nchg;
@@ -698,7 +715,7 @@ static int split(struct bisect *b, int a, int bb, int depth)
 		if (split(b, a, mid, depth + 1) == -2 || split(b, mid, bb, depth + 1) == -2)
 			return -2;
 		if (b->nchg == n0)
-			info("culprits: %s..%s changed %.2f%% in total, but no single state by more "
+			say(b, BISECT_TRACE_INFO, "culprits: %s..%s changed %.2f%% in total, but no single state by more "
 			     "than the threshold", b->ops->label(b->ctx, a), b->ops->label(b->ctx, bb),
 			     100 * c.change);
 	}

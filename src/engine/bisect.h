@@ -10,7 +10,7 @@
  * Verdicts.  A state is BAD when its runs look like BAD's rather than
  * GOOD's; BAD must be worse than GOOD (a lower figure, or a higher one
  * when p->lower_better: a time, a latency):
- *  - deterministic (icount) mode: one run; BAD when its throughput is closer
+ *  - deterministic (icount) mode: one run; BAD when its figure is closer
  *    to BAD's median than to GOOD's.  Culprit and parent get a second run;
  *    repeats that differ by more than 0.1% switch the engine to the noisy
  *    rule (and the search restarts from the recorded samples).
@@ -66,6 +66,10 @@ struct bisect_costs {
 double bisect_time_left(const struct bisect_costs *c, int span, int np, int deterministic,
 			int runs_min);
 
+/* How much a trace line matters: progress, or something the user should
+ * look at. */
+enum bisect_trace { BISECT_TRACE_INFO, BISECT_TRACE_WARNING };
+
 struct bisect_ops {
 	/* Successful samples of state i so far: *v borrowed until the next
 	 * measure call, count returned, failed runs into *nfail. */
@@ -85,6 +89,10 @@ struct bisect_ops {
 	int (*ensure_many)(void *ctx, const int *idx, const int *want, int n);
 	/* Optional: runs ensure_many() makes at once (1 when absent). */
 	int (*parallel)(void *ctx);
+	/* Optional: what the search is doing, in words, one line without a
+	 * newline (a round's states, a skipped state, a switch of rule).  The
+	 * engine prints nothing itself; NULL keeps it silent. */
+	void (*trace)(void *ctx, enum bisect_trace level, const char *line);
 };
 
 struct bisect_params {
@@ -156,7 +164,7 @@ void bisect_init(struct bisect *b, const struct bisect_ops *ops, void *ctx, int 
 /* Finds the first BAD state in good..bad.  Returns 0 (see res->status) or
  * -1 when aborted. */
 int bisect_run(struct bisect *b, int good, int bad, struct bisect_result *res);
-/* Finds every state in good..bad whose throughput differs from its parent
+/* Finds every state in good..bad whose figure differs from its parent
  * by more than the threshold (by more than the floor under the
  * deterministic rule), into b->chg/b->nchg (sorted).  0, 1 when GOOD or BAD
  * cannot be measured (nothing listed), -1 when aborted. */

@@ -1,6 +1,7 @@
 /*
- * vm: boots a kernel + initramfs in QEMU and reads the tbench result from
- * the serial console.
+ * vm: boots a kernel + initramfs in QEMU and reads the benchmark's result
+ * (its figure, the guest's CPUs and cgroup, its kernel log) from the serial
+ * console.
  *
  * QEMU runs with -nodefaults, no network device, -no-reboot (the guest's
  * "reboot -f" ends QEMU), panic=-1 (a panic reboots, so ends QEMU too) and
@@ -44,7 +45,7 @@ struct vm_opts {
 	enum conf_accel accel;	/* resolved: ACCEL_KVM or ACCEL_TCG */
 	int icount;
 	long shift, smp, memory_mb, clients, seconds;
-	long cgroup_depth;	/* cgroup levels the guest runs tbench in */
+	long cgroup_depth;	/* cgroup levels the guest runs the benchmark in */
 	long seed;		/* > 0: "tb.seed=N" on the command line, see vm_seeded() */
 	const char *feat;
 	double timeout;
@@ -68,7 +69,7 @@ struct vm_result {
 	double bench_s;		/* begin marker to QEMU exit */
 	double wall_s;
 	long guest_cpus;	/* online CPUs the guest reported, -1 unknown */
-	long cgroup_depth;	/* levels of tbench's cgroup, -1 unknown */
+	long cgroup_depth;	/* levels of the benchmark's cgroup, -1 unknown */
 	char reason[256];
 	char kernel_release[128];
 };

@@ -2,8 +2,11 @@
  * build: kernel builds with ccache into one reused O= directory, and a cache
  * of built kernels keyed by content.
  *
- * Key = SHA-256 over (build format version, source tree id, config fragment,
- * compiler version).  WORKDIR/kernels/KEY/ holds "vmlinux" and "info"
+ * Key = SHA-256 over (build format version, source tree id, the config's
+ * identity, compiler version: gcc --version's first line).  The config's
+ * identity is the SHA-256 of the fragment's bytes, after KCONFIG_BASE's
+ * name when it is not tinyconfig, and the base file's bytes when it is a
+ * file.  WORKDIR/kernels/KEY/ holds "vmlinux" and "info"
  * (status, kernel SHA-256, build seconds, or the compiler's first error
  * lines for a failed build).  A key seen before is never built again, and a
  * failed build is remembered as failed.

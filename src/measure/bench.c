@@ -471,8 +471,18 @@ static void ops_cost(void *ctx, struct bisect_costs *c)
 		c->full_extra = build_history_full_cost(&h, 400.0) - c->build;	/* h zeroed when unknown */
 }
 
+/* The engine's trace lines go to stderr, as every progress line. */
+static void ops_trace(void *ctx, enum bisect_trace level, const char *line)
+{
+	(void)ctx;
+	if (level == BISECT_TRACE_WARNING)
+		warning("%s", line);
+	else
+		info("%s", line);
+}
+
 const struct bisect_ops bench_ops = { ops_samples, ops_measure, ops_label, ops_cost, ops_ensure_many,
-				       ops_parallel };
+				       ops_parallel, ops_trace };
 
 int bench_checkout(struct bench *be, int i)
 {

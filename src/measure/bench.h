@@ -1,6 +1,6 @@
 /*
  * bench: measuring kernel states for real (checkout, build, image, boot,
- * tbench, record), and the bisection backend over it.
+ * the benchmark BENCH names, record), and the bisection backend over it.
  *
  * Targets are the states of a range (target i = r->state[i]) plus extra
  * targets added with bench_add_target() (e.g. BAD with one patch reverted).  A

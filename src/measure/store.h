@@ -43,7 +43,7 @@ struct store_rec {
 	char *version;
 	char *reason;		/* why a run failed, "-" when ok */
 	long guest_cpus;	/* CPUs the guest saw, -1 unknown */
-	long cgroup_depth;	/* cgroup levels tbench ran in, -1 unknown */
+	long cgroup_depth;	/* cgroup levels the benchmark ran in, -1 unknown */
 	char *qemu;		/* QEMU's MAJOR.MINOR that ran it, "-" unknown */
 	long kerrors;		/* kernel errors and warnings in the guest's log
 				 * (vm_klog_counts()), -1 unknown */
@@ -72,7 +72,7 @@ int store_parse(struct store *s, const char *text, size_t len);
 int store_append(struct store *s, const struct store_rec *rec);
 /* Formats rec as one line with checksum and newline; caller frees. */
 char *store_format(const struct store_rec *rec);
-/* Successful throughputs for key into *v (caller frees, may be NULL when
+/* Successful figures for key into *v (caller frees, may be NULL when
  * none); returns their count, failed runs into *nfail. */
 int store_samples(const struct store *s, const char *key, double **v, int *nfail);
 void store_release(struct store *s);

@@ -117,4 +117,4 @@ static const char *sim_label(void *ctx, int i)
 }
 
 const struct bisect_ops sim_ops = { sim_samples, sim_measure, sim_label, NULL, sim_ensure_many,
-				     sim_parallel };
+				     sim_parallel, NULL };

@@ -597,6 +597,38 @@ static void setup_sim(struct sim *s, int n, int culprit, double drop, double noi
 }
 
 static void test_bisect_positions(int deterministic, double noise);
+static int traced_rounds, traced_lines;
+
+static void count_trace(void *ctx, enum bisect_trace level, const char *line)
+{
+	(void)ctx;
+	(void)level;
+	traced_lines++;
+	traced_rounds += !strncmp(line, "bisect: testing ", 16);
+}
+
+/* The engine prints nothing: what it does reaches the backend's trace, one
+ * line a round, and nowhere when the backend has none. */
+static void test_bisect_trace(void)
+{
+	struct bisect_ops ops = sim_ops;
+	struct bisect_params p;
+	struct bisect_result res;
+	struct bisect b;
+	struct sim s;
+
+	bisect_params_default(&p);
+	p.deterministic = 1;
+	ops.trace = count_trace;
+	setup_sim(&s, 33, 20, 0.10, 0.0, 7);
+	bisect_init(&b, &ops, &s, 33, &p);
+	CHECK(bisect_run(&b, 0, 32, &res) == 0 && res.status == BISECT_FOUND && res.culprit == 20);
+	CHECK(traced_rounds >= 5 && traced_lines >= traced_rounds);
+	bisect_result_release(&res);
+	bisect_release(&b);
+	sim_release(&s);
+}
+
 
 static void test_bisect_positions_det(void)
 {
@@ -2479,6 +2511,7 @@ static const struct {
 	{ "export: jsonl objects parse with jansson, tsv header has no check column", test_export_jsonl },
 	{ "stats: median, Mann-Whitney, Hodges-Lehmann, z, MDE", test_stats },
 	{ "bisect: every culprit position 2..64 states, deterministic", test_bisect_positions_det },
+	{ "bisect: the engine prints nothing; its rounds reach the backend's trace", test_bisect_trace },
 	{ "bisect: every culprit position 2..64 states, 2% noise", test_bisect_positions_noisy },
 	{ "run: several children at once, deadlines, watched commands", test_run_many },
 	{ "bisect: side by side (width 2, 3) same culprits in fewer rounds", test_bisect_parallel },
