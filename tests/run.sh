@@ -198,6 +198,12 @@ check "nothing measured after range errors" test "$(nlines)" = "$n0"
 # --- one state measured end to end (cold build), then again (no build).
 tb measure 4
 check "measure state 4: exit 0" test "$st" = 0
+# The first full build has no earlier one to compare with: it counts its
+# objects against what the .config selects (kbuild_objects()).
+est=$(sed -n 's/.*build: 4 ([^)]*), full build: [0-9]*\/\([0-9]*\) objects ([0-9]*%).*/\1/p' "$T/out" | tail -1)
+built=$(sed -n 's/.*build: 4 ([^)]*): \([0-9]*\) objects: .*/\1/p' "$T/out" | tail -1)
+check "the first full build shows a percent of the objects its .config selects (${est:-none} estimated, ${built:-?} built: within 10%)" \
+  awk -v e="${est:-0}" -v b="${built:-0}" 'BEGIN { d = e - b; if (d < 0) d = -d; exit !(e > 0 && b > 0 && d <= 0.1 * b) }'
 mb=$(awk -F'\t' '$1=="4"{print $3+0}' "$T/out")
 check "throughput parsed and > 0 ($mb MB/s)" awk -v v="$mb" 'BEGIN{exit !(v > 0)}'
 has "icount shift=1" && ok "output names the mode" || no "output names the mode"

@@ -1,5 +1,6 @@
 /* build: kernel builds with ccache into one reused O= directory, and the kernel cache. */
 #include "build.h"
+#include "kbuild.h"
 #include "cppfilter.h"
 #include "progress.h"
 #include "run.h"
@@ -186,6 +187,7 @@ struct build_watch {
 	int fd;			/* the log, read side */
 	long steps;
 	long objects;		/* steps that compile an object: "CC", "AS" */
+	int by_objects;		/* progress counts objects, not steps */
 	int col;		/* column in the current line, capped at 5 */
 	int step;		/* the line so far looks like a step */
 	char word[3];		/* the step's first two letters */
@@ -224,7 +226,7 @@ static void watch_tick(void *arg)
 	while ((n = read(w->fd, buf, sizeof(buf))) > 0)
 		for (i = 0; i < n; i++)
 			watch_char(w, buf[i]);
-	progress_update(&w->prog, w->steps);
+	progress_update(&w->prog, w->by_objects ? w->objects : w->steps);
 }
 
 static int make_watched(struct build *b, const char *const *targets, const char *log,
@@ -683,10 +685,25 @@ static long count_objects(struct build *b, const char *dlog, long objects,
 	return objects - hits;
 }
 
+/* The objects the O= directory's .config selects in the source tree
+ * (kbuild_objects()), or -1. */
+static long config_objects(const struct build *b)
+{
+	char *path = xasprintf("%s/.config", b->outdir), *text = NULL;
+	long n = -1;
+
+	if (util_exists(path) && util_read_file(path, &text, NULL) == 0)
+		n = kbuild_objects(b->srcdir, "x86", text);
+	free(text);
+	free(path);
+	return n;
+}
+
 /* make vmlinux, with progress.  A full build (no vmlinux in O= yet) is
- * shown against the step count of the last full build of this config; an
- * incremental one has no count to compare with and shows its steps and
- * time.  Both go into the build history. */
+ * shown against the step count of the last full build of this config, or,
+ * the first time, against the objects its .config selects; an incremental
+ * one has no count to compare with and shows its steps and time.  Both go
+ * into the build history. */
 static int compile(struct build *b, const char *log, struct build_result *res)
 {
 	struct build_watch w = { .fd = open(log, O_RDONLY | O_CREAT | O_CLOEXEC, 0644) };
@@ -694,7 +711,7 @@ static int compile(struct build *b, const char *log, struct build_result *res)
 	struct ccache_stats before;
 	double start = util_now();
 	char *what, *dlog;
-	long compiled = 0;
+	long compiled = 0, expected = 0;
 	int st, have_stats, from_cache;
 
 	res->full = build_next_is_full(b);
@@ -702,7 +719,12 @@ static int compile(struct build *b, const char *log, struct build_result *res)
 		h.full_steps = 0;
 	what = xasprintf("build: %s, %s", b->label ? b->label : "kernel",
 			 res->full ? "full build" : "incremental");
-	progress_init(&w.prog, what, "steps", res->full ? h.full_steps : 0);
+	/* A first full build has no earlier one to compare with: its objects
+	 * are counted against what the .config selects. */
+	if (res->full && h.full_steps <= 0 && (expected = config_objects(b)) > 0)
+		w.by_objects = 1;
+	progress_init(&w.prog, what, w.by_objects ? "objects" : "steps",
+		      w.by_objects ? expected : res->full ? h.full_steps : 0);
 	if (w.fd >= 0)
 		lseek(w.fd, 0, SEEK_END);	/* the config steps are not counted */
 	/* With distcc its client log tells where objects were compiled. */

@@ -17,6 +17,7 @@
 #include "cppfilter.h"
 #include "distcc.h"
 #include "image.h"
+#include "kbuild.h"
 #include "profile.h"
 #include "progress.h"
 #include "release.h"
@@ -61,6 +62,18 @@ static char *write_tmp(const char *name, const char *data, size_t len)
 	fwrite(data, 1, len, f);
 	fclose(f);
 	return p;
+}
+
+/* Writes text to the absolute path; returns a copy of the path. */
+static char *write_tmp_abs(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	return xstrdup(path);
 }
 
 static int load_conf_text(const char *text, size_t len, struct conf *c)
@@ -2231,6 +2244,44 @@ static void test_resolve_ambiguous(void)
 	free(dir);
 }
 
+/* Writes text to tmpdir/kb/path, making its directories. */
+static void kb_file(const char *path, const char *text)
+{
+	char *full = xasprintf("%s/kb/%s", tmpdir, path), *dir = util_dirname(full);
+
+	util_mkdir_p(dir);
+	free(write_tmp_abs(full, text));
+	free(dir);
+}
+
+/* The objects a .config selects, by kbuild's lists: subdirectories, the
+ * architecture's lists, composites, conditions, comments, continuations. */
+static void test_kbuild_objects(void)
+{
+	char *tree = xasprintf("%s/kb", tmpdir);
+
+	kb_file("Kbuild", "obj-y += kernel/\nobj-$(CONFIG_NET) += net/\nobj-y += arch/$(SRCARCH)/\n"
+			  "obj-$(CONFIG_RUST) += rust/\n");
+	kb_file("Makefile", "core-y :=\nlibs-y := lib/\n");
+	kb_file("arch/x86/Makefile", "drivers-$(CONFIG_PCI) += arch/x86/pci/\n");
+	kb_file("arch/x86/Kbuild", "obj-y += kernel/\n");
+	kb_file("arch/x86/kernel/Makefile", "obj-y += setup.o\nobj-y += comp.o\ncomp-y := p1.o p2.o p3.o\n");
+	kb_file("arch/x86/pci/Makefile", "obj-y += pci.o\n");
+	kb_file("kernel/Makefile", "obj-y = fork.o exit.o \\\n  sched/\nobj-$(CONFIG_A) += a.o\n"
+				   "obj-$(CONFIG_B) += b.o\n");
+	kb_file("kernel/sched/Makefile", "obj-y += core.o\nobj-y += fair.o # a comment.o\n");
+	kb_file("net/Makefile", "obj-y += sock.o\n");
+	kb_file("rust/Makefile", "obj-y += alloc.o\n");
+	kb_file("lib/Makefile", "lib-y += sort.o\n");
+	/* kernel 5 (fork exit core fair a), net 1, arch/x86 4 (setup, comp's
+	 * three parts), lib 1; no pci, no rust, no b. */
+	CHECK(kbuild_objects(tree, "x86", "CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_NET=y\n") == 11);
+	CHECK(kbuild_objects(tree, "x86", "CONFIG_A=y\nCONFIG_NET=y\nCONFIG_PCI=y\n") == 12);
+	CHECK(kbuild_objects(tree, "x86", "") == 9);
+	CHECK(kbuild_objects(tmpdir, "x86", "CONFIG_A=y\n") == -1);	/* no top-level Kbuild */
+	free(tree);
+}
+
 /* Filters text with a fresh filter; caller frees. */
 static char *cpp_filtered(const char *text)
 {
@@ -2495,6 +2546,7 @@ static const struct {
 	{ "cppfilter: comments and blank lines vanish; code, literals, pragmas, files stay", test_cppfilter },
 	{ "cppfilter: the preprocessor's -o file becomes its filtered text, an empty one stays empty, a failing preprocessor's status passes through", test_cppfilter_file },
 	{ "tree: a state name that two meanings give different states is refused (tag '2', tag 'head')", test_resolve_ambiguous },
+	{ "kbuild: the objects a .config selects, by kbuild's lists, subdirectories and composites", test_kbuild_objects },
 	{ "tree: git bisect run's build directory beside a checkout under WORKDIR, else keyed", test_checkout_layout },
 	{ "profile: symbols at boundaries, user space and unknown rows, window per operation, rows sum to totals", test_profile },
 	{ "profile: user blocks resolve to the binary holding their code, the rest is unmatched", test_profile_user },
