@@ -15,6 +15,7 @@
 #define TBISECT_WHY_H
 
 #include "cmd.h"
+#include "bench_profile.h"
 #include "profile.h"
 
 /* The profiles of states idx[0] and idx[1] of be into p (release them)

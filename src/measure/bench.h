@@ -154,33 +154,10 @@ int bench_health(const struct bench *be, int i, long *kerrors, const char **firs
 const char *bench_mode(struct bench *be);
 void bench_summary(struct bench *be, FILE *f);
 
-/* A target's profile (profile.h): two runs under QEMU's TCG plugin, of
- * SECONDS and of 2 x SECONDS of tbench, kept in WORKDIR/profiles under the
- * target's measurement key (with each run's MB/s and tbench operations in
- * FILE.meta), so a second profile runs no VM. */
-struct bench_profile_pair {
-	long seed;		/* seeded SMP: the runs' seed (as run k of a state), else 0 */
-	char *counts[2];	/* the plugin's files, SECONDS and 2 x SECONDS */
-	long ops[2];		/* tbench operations each run finished */
-	double mbps;		/* the SECONDS run's MB/s */
-	double run_s[2];	/* their wall seconds (0 when kept) */
-};
-struct bench_profile {
-	struct bench_profile_pair *pair;	/* one; seeded SMP: one per seed 1..RUNS */
-	int npair;
-	char *symbols;		/* `nm -n` of the kernel, beside it in the cache */
-	char **programs;	/* the guest's user-space binaries (image_programs) */
-	int ran;		/* VM runs this call made */
-};
-/* Checks that QEMU loads the plugin (a shared object) before anything is
- * built: 0, or -1 (reported, naming the fix).  Wall-clock mode under KVM
- * has no plugin: refused with the TCG command that profiles the same
- * kernels. */
-int bench_profile_check(struct bench *be, const char *plugin);
-/* Profiles target i: 0 with p filled (release it), 1 when the target
- * cannot be built or booted, -1 on an error or interrupt. */
-int bench_profile(struct bench *be, int i, const char *plugin, struct bench_profile *p);
-void bench_profile_release(struct bench_profile *p);
+/* Builds target i (or finds it built) and learns its key: 0 ready with res
+ * filled (release it), 1 unusable (res released), -1 error or interrupt.
+ * What a run or a profiled run starts from. */
+int bench_prepare(struct bench *be, int i, struct build_result *res);
 void bench_release(struct bench *be);
 
 extern const struct bisect_ops bench_ops;
