@@ -95,18 +95,6 @@ int cmd_range_or_all(struct cmd_ctx *x, int argc, char **argv, int *good, int *b
 	return 0;
 }
 
-void cmd_health_note(const struct bench *be, int parent, int state, char *buf, size_t n)
-{
-	const char *first, *pfirst;
-	long e, pe;
-
-	*buf = '\0';
-	if (bench_health(be, state, &e, &first) == 0 && bench_health(be, parent, &pe, &pfirst) == 0 &&
-	    e > pe)
-		snprintf(buf, n, "  (kernel log: %ld errors or warnings, its parent %ld: %s)", e, pe,
-			 first);
-}
-
 void cmd_report_health(struct report *r, const struct bench *be, int good, int bad)
 {
 	const char *f[2];
@@ -126,13 +114,6 @@ void cmd_report_health(struct report *r, const struct bench *be, int good, int b
 	}
 	report_set(r, REPORT_HEALTH, sb.buf);
 	sbuf_release(&sb);
-}
-
-void cmd_small_note(const struct bisect *b, char *buf, size_t n)
-{
-	*buf = '\0';
-	if (bisect_floor(b) < b->p.threshold)
-		snprintf(buf, n, "; 'small': not above the %.2f%% threshold", 100 * b->p.threshold);
 }
 
 char *cmd_state_id(const struct tree_state *s)
@@ -192,11 +173,6 @@ static char *state_tic(const struct tree_state *s)
 	if (len > 6 && !strcmp(name + len - 6, ".patch"))
 		len -= 6;
 	return xasprintf("%d %.*s", s->index, (int)len, name);
-}
-
-const char *cmd_change_word(const struct bisect_params *p, double change)
-{
-	return bisect_worse(p, change) ? "regression" : "improvement";
 }
 
 static enum plot_mark state_mark(const struct bisect_params *p, int i, int good, int bad,

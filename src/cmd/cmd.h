@@ -60,18 +60,8 @@ int cmd_list_states(struct cmd_ctx *x);
 int cmd_resolve(struct cmd_ctx *x, const char *spec);
 /* cmd_range() when argv names the ends, else every listed state. */
 int cmd_range_or_all(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad);
-/* What "small" means when changes are listed from bisect_floor(): "" when
- * the floor is the threshold, else "; 'small': not above the T% threshold". */
-/* "  (kernel log: 3 errors or warnings, its parent 0: FIRST)" when state's
- * guest logged more kernel errors or warnings than parent's, else "": the
- * one rule culprits, sweep and bisect flag a change of guest health by. */
-void cmd_health_note(const struct bench *be, int parent, int state, char *buf, size_t n);
 /* Sets the report's guest line from the kernel logs of good and bad. */
 void cmd_report_health(struct report *r, const struct bench *be, int good, int bad);
-void cmd_small_note(const struct bisect *b, char *buf, size_t n);
-/* "regression" or "improvement" for a change of the figure, by
- * bisect_worse(). */
-const char *cmd_change_word(const struct bisect_params *p, double change);
 /* How a report names a state: its commit id, with its name after it when
  * the name says more ("<id> (0005-foo.patch)").  Caller frees. */
 char *cmd_state_id(const struct tree_state *s);

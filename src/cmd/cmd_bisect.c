@@ -323,7 +323,7 @@ int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
 			printf("culprit subject: %s\n", gs.lv.state[l->culprit].subject);
 		printf("mode: %s\n", bench_mode(&gs.be));
 		if (r.status == HIST_FOUND || r.status == HIST_MERGE)
-			why_explain(x, &gs.be, l->parent, l->culprit, &rep);
+			why_explain(&x->conf, &gs.be, l->parent, l->culprit, &rep);
 		report_search(x, &gs, &r, &rep);
 		if (r.status != HIST_ABORTED)
 			cmd_draw(x, &gs.be, &gs.lv, 0, gs.lv.n - 1, &c, l->culprit >= 0 ? 1 : 0);
@@ -383,7 +383,7 @@ static void why_changes(struct cmd_ctx *x, struct bench *be, const struct bisect
 		int culprit = !named && c->change < 0 && !c->small;
 
 		named |= culprit;
-		why_explain(x, be, c->parent, c->state, culprit ? rep : NULL);
+		why_explain(&x->conf, be, c->parent, c->state, culprit ? rep : NULL);
 	}
 }
 
@@ -450,7 +450,7 @@ int cmd_culprits(struct cmd_ctx *x, int argc, char **argv)
 	if (cmd_range_or_all(x, argc, argv, &good, &bad) < 0 ||
 	    bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
 		return EXIT_ERROR;
-	if (changes_find(x, &be, &b, good, bad) < 0)
+	if (changes_find(&x->conf, &x->range, &be, &b, good, bad) < 0)
 		ret = EXIT_ERROR;
 	else
 		cmd_draw(x, &be, &x->range, good, bad, b.chg, b.nchg);
@@ -671,7 +671,7 @@ int cmd_attribute(struct cmd_ctx *x, int argc, char **argv)
 		goto out_args;
 	if (bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
 		goto out_args;
-	if (changes_find(x, &be, &b, a.good, a.bad) < 0)
+	if (changes_find(&x->conf, &x->range, &be, &b, a.good, a.bad) < 0)
 		goto out;
 	/* Culprits found first, then the named suspects not among them. */
 	for (i = 0; i < b.nchg; i++)

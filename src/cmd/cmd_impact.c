@@ -125,7 +125,7 @@ static int find_rows(struct cmd_ctx *x, const struct impact_args *a, int good, i
 	}
 	if (bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
 		return -1;
-	if (changes_find(x, &be, &b, good, bad) < 0) {
+	if (changes_find(&x->conf, &x->range, &be, &b, good, bad) < 0) {
 		bisect_release(&b);
 		bench_release(&be);
 		return -1;

@@ -220,7 +220,7 @@ int cmd_profile(struct cmd_ctx *x, int argc, char **argv)
 		return EXIT_ERROR;
 	if (bench_profile_check(&be, x->conf.profile_plugin) < 0)
 		goto out_be;
-	r = why_profile_pair(x, &be, idx, p, &t);
+	r = why_profile_pair(&x->conf, &be, idx, p, &t);
 	if (r == 0) {
 		if (a.fmt == FMT_TSV)
 			print_tsv(&t);

@@ -1,4 +1,5 @@
 /* cmd_run: the commands that look at or measure states one by one. */
+#include "changes.h"
 #include "cmd.h"
 #include "stats.h"
 #include "store.h"
@@ -231,7 +232,7 @@ static void sweep_print(struct cmd_ctx *x, struct bench *be, const struct bisect
 	struct report r;
 	int i;
 
-	cmd_small_note(b, small, sizeof(small));
+	changes_small_note(b, small, sizeof(small));
 
 	printf("changes above %.2f%% between adjacent measured states (%s%s):\n",
 	       100 * floor, bench_mode(be), small);
@@ -245,9 +246,9 @@ static void sweep_print(struct cmd_ctx *x, struct bench *be, const struct bisect
 		const struct tree_state *s = &x->range.state[c->state];
 		char *id = cmd_state_id(s);
 
-		cmd_health_note(be, c->parent, c->state, health, sizeof(health));
+		changes_health_note(be, c->parent, c->state, health, sizeof(health));
 		printf("  %-11s %-24s %+7.2f%%  %.3f -> %.3f %s  %s%s%s%s\n",
-		       cmd_change_word(&b->p, c->change), bench_label(be, c->state),
+		       changes_word(&b->p, c->change), bench_label(be, c->state),
 		       100 * c->change, c->from, c->to, bench_workload(be)->unit, s->subject, c->small ? "  (small)" : "",
 		       c->state - c->parent > 1 ? "  (after skipped states)" : "", health);
 		report_add_change(&r, id, s->subject, c->from, c->to, c->change)->small = c->small;

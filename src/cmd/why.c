@@ -71,7 +71,7 @@ static int load_table(const struct bench_profile *p, struct profile_table *t)
 	return ret;
 }
 
-int why_profile_pair(struct cmd_ctx *x, struct bench *be, const int idx[2],
+int why_profile_pair(const struct conf *c, struct bench *be, const int idx[2],
 		     struct bench_profile p[2], struct profile_table *t)
 {
 	int k, r = 0;
@@ -79,7 +79,7 @@ int why_profile_pair(struct cmd_ctx *x, struct bench *be, const int idx[2],
 	memset(p, 0, 2 * sizeof(*p));
 	profile_table_init(t);
 	for (k = 0; k < 2 && r == 0; k++)
-		r = bench_profile(be, idx[k], x->conf.profile_plugin, &p[k]);
+		r = bench_profile(be, idx[k], c->profile_plugin, &p[k]);
 	if (r == 1)
 		error("profile: %s cannot be built or booted", bench_label(be, idx[k - 1]));
 	if (r == 0 && load_table(p, t) < 0)
@@ -93,7 +93,7 @@ int why_profile_pair(struct cmd_ctx *x, struct bench *be, const int idx[2],
 #define WHY_BARS 15
 
 /* plots/why.png: the culprit's largest rows as bars. */
-static void why_plot(struct cmd_ctx *x, struct bench *be, int culprit, const struct profile_table *t)
+static void why_plot(const struct conf *c, struct bench *be, int culprit, const struct profile_table *t)
 {
 	const char *label[WHY_BARS];
 	double v[WHY_BARS];
@@ -105,11 +105,11 @@ static void why_plot(struct cmd_ctx *x, struct bench *be, int culprit, const str
 		label[i] = t->row[i].function;
 		v[i] = t->row[i].v[1] - t->row[i].v[0];
 	}
-	plot_bars(x->conf.plot_dir, "why", title, "instructions per operation, culprit minus parent", label, v, i);
+	plot_bars(c->plot_dir, "why", title, "instructions per operation, culprit minus parent", label, v, i);
 	free(title);
 }
 
-void why_explain(struct cmd_ctx *x, struct bench *be, int parent, int culprit, struct report *rep)
+void why_explain(const struct conf *c, struct bench *be, int parent, int culprit, struct report *rep)
 {
 	struct bench_profile p[2];
 	struct profile_table t;
@@ -118,14 +118,14 @@ void why_explain(struct cmd_ctx *x, struct bench *be, int parent, int culprit, s
 	char *what;
 
 	/* The unit of work is a tbench operation (its operation table). */
-	if (!x->conf.profile || x->conf.mode != MODE_ICOUNT || util_interrupted ||
+	if (!c->profile || c->mode != MODE_ICOUNT || util_interrupted ||
 	    !bench_workload(be)->legacy)
 		return;
-	if (bench_profile_check(be, x->conf.profile_plugin) < 0) {
+	if (bench_profile_check(be, c->profile_plugin) < 0) {
 		warning("why: no profile of the culprit (PROFILE = no skips it)");
 		return;
 	}
-	r = why_profile_pair(x, be, idx, p, &t);
+	r = why_profile_pair(c, be, idx, p, &t);
 	if (r == 0) {
 		change = t.total[1] - t.total[0];
 		what = xasprintf("%s -> %s, instructions per tbench operation: %.1f -> %.1f (%+.2f%%)",
@@ -143,7 +143,7 @@ void why_explain(struct cmd_ctx *x, struct bench *be, int parent, int culprit, s
 				report_add_function(rep, w->function, w->v[0], w->v[1], share);
 		}
 		if (rep)
-			why_plot(x, be, culprit, &t);
+			why_plot(c, be, culprit, &t);
 		free(what);
 	}
 	profile_table_release(&t);
