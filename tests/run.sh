@@ -394,6 +394,13 @@ check "sweep 4..6: every state measured, the hrtick step found, nothing rebuilt 
   test "$st" = 0 -a -n "$(grep -- "^  regression  5 (0005-sched-enable-hrtick-by-default.patch) *$chg%" "$T/out")" \
        -a "$(grep -c "^  \(regression\|improvement\)" "$T/out")" = 1 -a -n "$(grep "^cost: 0 kernel builds" "$T/out")" \
        -a "$(grep -vc '^#' "$T/plots/tbisect.dat")" = 3
+# Reading what is recorded builds nothing: plot with the guest images gone
+# draws the same states and makes no image.
+mv "$W/images" "$W/images.kept"
+tb plot 4 6
+check "plot builds no guest image to read recorded runs (exit $st), and draws the same 3 states" \
+  test "$st" = 0 -a -z "$(ls "$W"/images/*.cpio 2>/dev/null)" -a "$(grep -vc '^#' "$T/plots/tbisect.dat")" = 3
+rm -rf "$W/images"; mv "$W/images.kept" "$W/images"
 # One rule for small deterministic changes: above CULPRIT_FLOOR, not above
 # THRESHOLD.  With THRESHOLD above the hrtick step, every verb says so.
 tb -s THRESHOLD=8% sweep 4 5

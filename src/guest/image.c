@@ -324,6 +324,15 @@ out:
 	return ret;
 }
 
+int image_lookup(const struct conf *c, const struct workload *w, char *key)
+{
+	struct inputs in = { w, init_of(c, w), NULL };
+	int ret = check_inputs(&in) < 0 || collect_libs(w, &in.libs) < 0 || image_key(&in, key) < 0 ? -1 : 0;
+
+	free_list(in.libs);
+	return ret;
+}
+
 int image_build(const struct conf *c, const struct workload *w, char **path, char *key)
 {
 	struct inputs in = { w, init_of(c, w), NULL };

@@ -11,6 +11,7 @@
  *	char *path; char key[65];
  *	if (image_build(&conf, &workload, &path, key) < 0) ...
  *	free(path);
+ *	image_lookup(&conf, &workload, key);     the key alone, nothing written
  */
 #ifndef TBISECT_IMAGE_H
 #define TBISECT_IMAGE_H
@@ -18,6 +19,10 @@
 #include "conf.h"
 #include "workload.h"
 
+/* The image's key (65 bytes) from its inputs, without making it: what a
+ * lookup of recorded runs needs.  0 or -1 (reported, naming the missing
+ * package). */
+int image_lookup(const struct conf *c, const struct workload *w, char *key);
 /* Makes sure the image exists; *path (caller frees) and key (65 bytes).
  * Returns 0 or -1 (reported, naming the missing package). */
 int image_build(const struct conf *c, const struct workload *w, char **path, char *key);

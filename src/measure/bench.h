@@ -51,8 +51,9 @@ struct bench {
 	struct build build;
 	struct store store;
 	struct workload wl;	/* the benchmark (BENCH) */
-	char *image;
+	char *image;		/* the initramfs, once made (runs need it) */
 	char image_key[65];
+	int image_keyed;	/* image_key known without the image (lookups) */
 	enum conf_accel accel;
 	int accel_known;
 	struct vm_qemu qemu;	/* probed by bench_init() */
