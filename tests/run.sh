@@ -125,6 +125,23 @@ for a in "states 1 2 3" "check 1 2" "config x" "prepare x" "results --format csv
 done
 tba build
 check "build with no state: exit 2" test "$st" = 2 -a -n "$(grep "build needs STATE" "$T/out")"
+# --- prepare killed with SIGKILL: the next one repairs the work directory.
+# kill9_at TEXT SECS [ARGS]: starts prepare, waits for TEXT in its output,
+# then SECS, kills it with SIGKILL; $killed says whether it was still running.
+kill9_at() {
+  local text=$1 secs=$2 i; shift 2
+  "$BIN" -c "$T/test.conf" "$@" prepare >"$T/out" 2>&1 &
+  local pid=$!
+  for i in $(seq 1 1800); do grep -q "$text" "$T/out" && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+  sleep "$secs"
+  killed=$(kill -0 $pid 2>/dev/null && echo yes || echo no)
+  kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+}
+kill9_at "prepare: extracting" 2
+k1=$killed
+kill9_at "making the pristine tree a git repository" 3
+check "prepare killed with SIGKILL while extracting ($k1) and while committing the base ($killed): no tree left half-made (the next command's prepare makes it)" \
+  test "$k1" = yes -a "$killed" = yes -a ! -e "$W/linux"
 tba measure -n 2x 4
 check "measure -n 2x: exit 2, bad value named" test "$st" = 2 -a -n "$(grep "bad value for -n: '2x'" "$T/out")"
 
@@ -158,23 +175,6 @@ check "corrupt tarball on a prepared work directory: exit 2, the prepared tree k
        -a "$(git -C "$T/w-rel/linux" show refs/tbisect/series:NEW 2>/dev/null)" = new
 rm -rf "$T/w-rel"
 
-# --- prepare killed with SIGKILL: the next one repairs the work directory.
-# kill9_at TEXT SECS [ARGS]: starts prepare, waits for TEXT in its output,
-# then SECS, kills it with SIGKILL; $killed says whether it was still running.
-kill9_at() {
-  local text=$1 secs=$2 i; shift 2
-  "$BIN" -c "$T/test.conf" "$@" prepare >"$T/out" 2>&1 &
-  local pid=$!
-  for i in $(seq 1 1200); do grep -q "$text" "$T/out" && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
-  sleep "$secs"
-  killed=$(kill -0 $pid 2>/dev/null && echo yes || echo no)
-  kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
-}
-kill9_at "prepare: extracting" 2
-k1=$killed
-kill9_at "making the pristine tree a git repository" 3
-check "prepare killed with SIGKILL while extracting ($k1) and while committing the base ($killed): no tree left half-made" \
-  test "$k1" = yes -a "$killed" = yes -a ! -e "$W/linux"
 # --- prepare: one commit per patch, idempotent.
 tb prepare
 check "prepare succeeds" test "$st" = 0
@@ -214,18 +214,6 @@ read -r a b < <(awk -F'\t' -v k=4 'NR>1 && $2==k && $5=="ok"{printf "%s ", $6} E
 check "icount repeats differ by < 0.05% ($a vs $b)" awk -v a="$a" -v b="$b" 'BEGIN{d=(a-b)/a; if(d<0)d=-d; exit !(b>0 && d < 0.0005)}'
 
 col() { awk -F'\t' -v f="$1" 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } { print $c[f] }' "$W/results.tsv" | tail -n "${2:-1}"; }
-
-# prepare killed with SIGKILL while it commits another series: the next
-# prepare makes the series whole, every recorded run kept.
-rm -rf "$T/kp-copy"; cp -r kpatches "$T/kp-copy"; echo "# a copy" >>"$T/kp-copy/series"
-sum0=$(md5sum <"$W/results.tsv")
-kill9_at "prepare: applying" 0.3 -s "PATCHES=$T/kp-copy"
-tb -s "PATCHES=$T/kp-copy" prepare
-check "prepare killed with SIGKILL while applying a series ($killed): the next prepare makes it whole (exit $st)" \
-  test "$killed" = yes -a "$st" = 0 -a -n "$(grep "21 states ready" "$T/out")"
-tb states
-check "after the kill, the shipped series again: 21 states, the recorded runs untouched" \
-  test "$st" = 0 -a "$(grep -c $'\tok\t' "$T/out")" = 21 -a "$(md5sum <"$W/results.tsv")" = "$sum0"
 
 # --- guest health: every run's kernel log is read, its errors and warnings
 # counted and the first kept with the run.
@@ -566,6 +554,18 @@ tba results --format tsv
 ncol=$(head -1 "$W/results.tsv" | awk -F'\t' '{ print NF - 1 }')
 check "results export as TSV: the file without its check column ($ncol columns)" \
   test "$st" = 0 -a "$ncol" -ge 22 -a -z "$(diff <(cut -f1-"$ncol" "$W/results.tsv") "$T/out")"
+
+# --- prepare killed with SIGKILL while it commits another series: the next
+# prepare makes the series whole, every recorded run kept.
+rm -rf "$T/kp-copy"; cp -r kpatches "$T/kp-copy"; echo "# a copy" >>"$T/kp-copy/series"
+sum0=$(md5sum <"$W/results.tsv")
+kill9_at "prepare: applying" 0.3 -s "PATCHES=$T/kp-copy"
+tb -s "PATCHES=$T/kp-copy" prepare
+check "prepare killed with SIGKILL while applying a series ($killed): the next prepare makes it whole (exit $st)" \
+  test "$killed" = yes -a "$st" = 0 -a -n "$(grep "21 states ready" "$T/out")"
+tb states
+check "after the kill, the shipped series again: 21 states, the recorded runs untouched" \
+  test "$st" = 0 -a "$(grep -c $'\tok\t' "$T/out")" = 21 -a "$(md5sum <"$W/results.tsv")" = "$sum0"
 
 # --- lock: a second instance refuses.
 ( flock -x 9; echo "pid 1, tbisect test-holder" >&9; sleep 20 ) 9>"$W/lock" &
