@@ -670,6 +670,15 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$T/full" && mount -t tmpfs -o size=256k tmpfs
   rm -f "$T/full/filler"
   TBISECT_WORKDIR=$T/full "$BIN" results >"$T/out" 2>&1
   check "disk full: no corrupt record left" test -z "$(grep -E "torn|corrupt" "$T/out")"
+  # The same work directory read-only: results still read, a run refused.
+  mount -o remount,ro "$T/full"
+  TBISECT_WORKDIR=$T/full "$BIN" results >"$T/out" 2>&1; st=$?
+  nrec=$(grep -c $'\tok\t\|\tfailed\t' "$T/out")
+  check "read-only work directory: results reads every record ($nrec) (exit $st)" \
+    test "$st" = 0 -a "$nrec" -ge 1 -a "$nrec" = "$(grep -c $'\tok\t\|\tfailed\t' "$T/full/results.tsv")"
+  TBISECT_WORKDIR=$T/full "$BIN" -c "$T/test.conf" measure 4 >"$T/out" 2>&1; st=$?
+  check "read-only work directory: measure refused, the cause named (exit $st)" \
+    test "$st" = 2 -a -n "$(grep "Read-only file system" "$T/out")"
   umount "$T/full"
 else
   n=$((n + 1)); echo "ok $n # SKIP disk-full case: needs root for a tmpfs mount"
