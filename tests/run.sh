@@ -527,6 +527,15 @@ check "profile 1 2 (byte-identical kernels): $rows function rows, zero in every 
 tbo profile 4 5 --format json
 check "profile --format json: rows with function and delta" \
   test "$st" = 0 -a "$(jq -r '.rows[0] | has("function") and has("delta")' "$T/out")" = true
+# A profile repeats exactly: state 5's profiled runs made again (their
+# files moved aside) give the same table to the last digit.
+k5=$(awk -F'\t' 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next }
+  $c["state"] == 5 && $c["status"] == "ok" && $c["guest_cpus"] == 1 && $c["cgroup_depth"] == 3 && $c["bench"] == "tbench" && $c["seconds"] == 2 { k = $1 }
+  END { print substr(k, 1, 16) }' "$W/results.tsv")
+mkdir -p "$T/prof5" && mv "$W/profiles/$k5-"* "$T/prof5/" 2>/dev/null
+tbo profile 4 5 --format tsv
+check "profile 4 5 with state 5 profiled again (${k5:-no key}): 2 profiled VM runs, the same table to the last digit" \
+  test "$st" = 0 -a -n "$k5" -a -n "$(grep "profile: 2 profiled VM runs" "$T/err")" -a -z "$(diff "$T/out" "$T/prof45.tsv")"
 # Seeded SMP: one exact pair of runs per seed, as the measurements' runs
 # (seeds 1 and 2 of states 4 and 5 were measured above).
 tbo -s SMP=2 -s CGROUP_DEPTH=3 -s RUNS_MIN=2 profile 4 5
