@@ -113,7 +113,7 @@ e2e: tbisect build/tbisect-asan
 	bash tests/run.sh
 
 test: deps
-	$(MAKE) build/unit build/unit-asan tbisect build/tbisect-asan build/tbisect-prof.so fuzz-build
+	$(MAKE) -j$$(nproc) build/unit build/unit-asan tbisect build/tbisect-asan build/tbisect-prof.so fuzz-build
 	@# The console formatter streams each line (the file one holds a suite back until it ends).
 	prove -v --formatter TAP::Formatter::Console tests/unit.t tests/unit-asan.t tests/fuzz.t tests/e2e.t
 
