@@ -2252,6 +2252,7 @@ static void kb_file(const char *path, const char *text)
 	util_mkdir_p(dir);
 	free(write_tmp_abs(full, text));
 	free(dir);
+	free(full);
 }
 
 /* The objects a .config selects, by kbuild's lists: subdirectories, the
