@@ -499,10 +499,8 @@ static int git_clone(struct tree *t)
 		error("git clone --shared %s failed", t->repo);
 		goto out;
 	}
-	if (rename(tmp, t->dir) < 0) {
-		error("cannot rename %s to %s", tmp, t->dir);
+	if (swap_into_place(tmp, t->dir) < 0)
 		goto out;
-	}
 	ret = 0;
 out:
 	if (ret)
