@@ -13,15 +13,16 @@ WARN = -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE
 PKGS = inih gsl libcrypto jansson
 LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -linih -lgsl -lgslcblas -lcrypto -ljansson) -lcsv -lm
 WARN += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# One folder per wing of modules (README.md, Layout); the commands in
-# src/cmd, main.c alone at the top.
-WINGS = base kernel guest engine measure output cmd
+# One folder per wing of modules, in five layers (README.md, Layout;
+# tests/layers.t checks them): the commands in src/cmd, main.c alone at
+# the top of src/.
+WINGS = base kernel guest engine measure output shared cmd
 INC = $(addprefix -Isrc/,$(WINGS))
 WARN += $(INC)
 LIBSRC = $(foreach w,base kernel guest engine measure output,$(filter-out src/guest/tbprof.c,$(wildcard src/$(w)/*.c)))
 # The binary's commands; the unit tests link the modules only, and the
 # simulated backend, a test double, lives with them.
-SRC = $(LIBSRC) $(wildcard src/cmd/*.c)
+SRC = $(LIBSRC) $(wildcard src/shared/*.c) $(wildcard src/cmd/*.c)
 HDR = $(foreach w,$(WINGS),$(wildcard src/$(w)/*.h))
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -115,7 +116,7 @@ e2e: tbisect build/tbisect-asan
 test: deps
 	$(MAKE) -j$$(nproc) build/unit build/unit-asan tbisect build/tbisect-asan build/tbisect-prof.so fuzz-build
 	@# The console formatter streams each line (the file one holds a suite back until it ends).
-	prove -v --formatter TAP::Formatter::Console tests/unit.t tests/unit-asan.t tests/fuzz.t tests/e2e.t
+	prove -v --formatter TAP::Formatter::Console tests/layers.t tests/unit.t tests/unit-asan.t tests/fuzz.t tests/e2e.t
 
 build/runbench: src/base/run.c src/base/util.c tests/bench/runbench.c $(HDR)
 	@mkdir -p build

@@ -5,6 +5,7 @@
  * statuses.
  */
 #include "cmd.h"
+#include "commands.h"
 #include "cppfilter.h"
 #include "lock.h"
 #include "run.h"

@@ -1,6 +1,9 @@
 /* cmd_bisect: the commands that search a range: bisect, culprits, attribute. */
 #include "changes.h"
 #include "cmd.h"
+#include "commands.h"
+#include "bench_ops.h"
+#include "bench_run.h"
 #include "why.h"
 #include "stats.h"
 #include "util.h"

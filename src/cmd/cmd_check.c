@@ -1,6 +1,8 @@
 /* cmd_check: the nightly check, its baseline, and the "git bisect run" entry point. */
 #include "check.h"
 #include "cmd.h"
+#include "commands.h"
+#include "bench_ops.h"
 #include "plot.h"
 #include "run.h"
 #include "stats.h"

@@ -1,6 +1,8 @@
 /* cmd_impact: what each culprit does to every benchmark (the trade-off table of 2008). */
 #include "changes.h"
 #include "cmd.h"
+#include "commands.h"
+#include "bench_run.h"
 #include "plot.h"
 #include "stats.h"
 #include "util.h"

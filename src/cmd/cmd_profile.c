@@ -1,5 +1,6 @@
 /* cmd_profile: where the instructions go between two states, function by function. */
 #include "cmd.h"
+#include "commands.h"
 #include "why.h"
 #include "plot.h"
 #include "profile.h"

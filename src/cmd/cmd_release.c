@@ -1,5 +1,6 @@
 /* releases: Debian's linux-source releases, of every series, as a git tree. */
 #include "cmd.h"
+#include "commands.h"
 #include "release.h"
 #include "util.h"
 

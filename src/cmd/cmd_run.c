@@ -1,6 +1,9 @@
 /* cmd_run: the commands that look at or measure states one by one. */
 #include "changes.h"
 #include "cmd.h"
+#include "commands.h"
+#include "bench_ops.h"
+#include "bench_run.h"
 #include "stats.h"
 #include "store.h"
 #include "util.h"

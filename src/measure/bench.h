@@ -1,6 +1,8 @@
 /*
- * bench: measuring kernel states for real (checkout, build, image, boot,
- * the benchmark BENCH names, record), and the bisection backend over it.
+ * bench: the kernel states being measured (targets), what identifies a
+ * measurement, and what is recorded for each: the module under
+ * bench_run.h (runs in VMs), bench_ops.h (the bisection backend) and
+ * bench_profile.h (profiled runs).
  *
  * Targets are the states of a range (target i = r->state[i]) plus extra
  * targets added with bench_add_target() (e.g. BAD with one patch reverted).  A
@@ -11,8 +13,9 @@
  *	struct bench be;
  *	bench_init(&be, &conf, &tree, &range);   opens the store
  *	bench_params(&conf, &params);
- *	bisect_init(&b, &bench_ops, &be, be.n, &params);
- *	n = bench_samples(&be, i, &v, &nfail);   what is recorded for target i
+ *	bisect_init(&b, &bench_ops, &be, be.n, &params);   bench_ops.h
+ *	n = bench_samples(&be, i, &v, &nfail);   what is recorded for target i;
+ *	                                         a lookup, it builds nothing
  *	...
  *	bench_release(&be);
  * Targets are the backend's own: callers name them by index and read them
@@ -130,20 +133,6 @@ int bench_add_target(struct bench *be, const char *commit, const char *treeid,
 /* Checks out target i for a build and names its Kconfig
  * sources to the build (build_set_source()).  0 or -1. */
 int bench_checkout(struct bench *be, int i);
-/* One run of target i: 0 run recorded (ok or failed), 1 target unusable
- * (does not build), -1 tool error or interrupt. */
-int bench_measure(struct bench *be, int i);
-/* Brings target idx[k] to want[k] recorded successful runs (one attempt per
- * missing run; targets with identical kernels share runs): up to
- * bench_parallel() VMs at once, the next kernel built while earlier ones
- * run.  Unusable targets are skipped.  0 done, -1 tool error or interrupt
- * (runs finished so far stay recorded). */
-int bench_ensure_many(struct bench *be, const int *idx, const int *want, int n);
-/* Runs target i until it has bench_runs_wanted() runs (failed runs
- * retried up to 2 more than succeeded):
- * the count with *v as bench_samples() gives it, 0 when the target cannot
- * be built or booted, -1 on a tool error or interrupt. */
-int bench_gather(struct bench *be, int i, const double **v);
 /* VMs run at once: VMS (0 = cores) in icount mode, whose figures do not
  * depend on host load; always 1 in wall-clock mode. */
 int bench_parallel(const struct bench *be);
@@ -161,6 +150,5 @@ void bench_summary(struct bench *be, FILE *f);
 int bench_prepare(struct bench *be, int i, struct build_result *res);
 void bench_release(struct bench *be);
 
-extern const struct bisect_ops bench_ops;
 
 #endif

@@ -1,5 +1,6 @@
 /* changes: every change of a range above the floor, found and listed, shared by culprits and impact. */
 #include "changes.h"
+#include "bench_ops.h"
 #include "util.h"
 
 #include <stdio.h>

@@ -1,7 +1,9 @@
 /*
- * cmd: the commands of the tbisect binary, and the one home of its exit
- * statuses.  Library modules return 0/-1 (or a documented enum) and never
- * an exit status; a command maps what they return to one of these.
+ * cmd: what the commands of the tbisect binary share (their context,
+ * ranges, reports, plots), and the one home of their exit statuses.
+ * Library modules return 0/-1 (or a documented enum) and never an exit
+ * status; a command maps what they return to one of these.  The commands
+ * themselves are declared in commands.h, one layer up (src/cmd/).
  *
  * main() parses the options and the configuration, finds the command in
  * its table, takes the work-directory lock and prepares the tree when the
@@ -95,12 +97,5 @@ void cmd_report_cost(struct report *r, const struct bench *be);
 /* Saves r as WORKDIR/report.json (for `tbisect report`) and releases it;
  * with be, its cost first (cmd_report_cost). */
 void cmd_report_save(struct cmd_ctx *x, struct bench *be, struct report *r);
-/* The commands: each returns an enum exit_code. */
-typedef int cmd_fn(struct cmd_ctx *x, int argc, char **argv);
-cmd_fn cmd_prepare, cmd_config, cmd_states, cmd_build, cmd_measure, cmd_results, cmd_plot;
-cmd_fn cmd_sweep;
-cmd_fn cmd_bisect, cmd_culprits, cmd_attribute;
-cmd_fn cmd_baseline, cmd_check, cmd_git_bisect_run, cmd_releases, cmd_report;
-cmd_fn cmd_profile, cmd_impact;
 
 #endif
