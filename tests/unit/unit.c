@@ -18,6 +18,7 @@
 #include "distcc.h"
 #include "image.h"
 #include "kbuild.h"
+#include "kcfg.h"
 #include "profile.h"
 #include "progress.h"
 #include "release.h"
@@ -1785,6 +1786,93 @@ static void test_release_sort(void)
 	free(t);
 }
 
+/* A kconfig in miniature: FOO selects BAR, DEP_CHILD depends on
+ * DEP_PARENT, C_A and C_B are a choice whose first member wins, and so
+ * are D_A and D_B. */
+static int fake_resolve(void *ctx, const struct kcfg *in, struct kcfg *out)
+{
+	int *calls = ctx;
+
+	(*calls)++;
+	kcfg_copy(out, in);
+	if (!strcmp(kcfg_value(out, "FOO"), "y"))
+		kcfg_set(out, "BAR", "y");
+	if (strcmp(kcfg_value(out, "DEP_PARENT"), "y"))
+		kcfg_set(out, "DEP_CHILD", NULL);
+	if (!strcmp(kcfg_value(out, "C_A"), "y"))
+		kcfg_set(out, "C_B", "n");
+	else if (strcmp(kcfg_value(out, "C_B"), "y"))
+		kcfg_set(out, "C_A", "y");
+	if (!strcmp(kcfg_value(out, "D_A"), "y"))
+		kcfg_set(out, "D_B", "n");
+	else if (strcmp(kcfg_value(out, "D_B"), "y"))
+		kcfg_set(out, "D_A", "y");
+	return 0;
+}
+
+static void test_kcfg(void)
+{
+	const char *good_t = "# a comment\nCONFIG_C_A=y\n# CONFIG_C_B is not set\nCONFIG_HZ=250\n"
+			     "\n# CONFIG_FOO is not set\nCONFIG_D_A=y\n";
+	const char *bad_t = "CONFIG_FOO=y\nCONFIG_BAR=y\nCONFIG_DEP_PARENT=y\nCONFIG_DEP_CHILD=y\n"
+			    "CONFIG_C_B=y\n# CONFIG_C_A is not set\nCONFIG_HZ=1000\nCONFIG_N1=y\n"
+			    "CONFIG_N2=m\nCONFIG_N3=0x10\nCONFIG_N4=\"x y\"\nCONFIG_N5=-3\n"
+			    "CONFIG_D_B=y\n";
+	struct kcfg g, b, k;
+	struct kcfg_step *st;
+	const char **names;
+	char *text, buf[64];
+	int n, calls = 0, choice_step = 0, i;
+
+	CHECK(kcfg_parse(&g, "good", good_t, strlen(good_t)) == 0);
+	CHECK(kcfg_parse(&b, "bad", bad_t, strlen(bad_t)) == 0);
+	CHECK(g.n == 5 && !strcmp(kcfg_value(&g, "FOO"), "n") && !strcmp(kcfg_get(&g, "HZ"), "250"));
+	CHECK(kcfg_get(&g, "BAR") == NULL && !strcmp(kcfg_value(&g, "BAR"), "n"));
+	CHECK(!strcmp(kcfg_get(&b, "N4"), "\"x y\""));
+	/* Not configurations: refused, naming the line. */
+	CHECK(kcfg_parse(&k, "x", "hello\n", 6) < 0 && k.n == 0);
+	CHECK(kcfg_parse(&k, "x", "# only a comment\n", 17) < 0);
+	CHECK(kcfg_parse(&k, "x", "CONFIG_A=y\0CONFIG_B=y\n", 22) < 0);
+	CHECK(kcfg_parse(&k, "x", "CONFIG_A=yes\n", 13) < 0);
+	CHECK(kcfg_parse(&k, "x", "CONFIG_A=\"open\n", 15) < 0);
+	CHECK(kcfg_parse(&k, "x", "GOOD = base\n", 12) < 0);
+	/* The last assignment wins, as in kconfig; the text round-trips. */
+	CHECK(kcfg_parse(&k, "x", "CONFIG_A=y\nCONFIG_A=m\n", 22) == 0 && !strcmp(kcfg_get(&k, "A"), "m"));
+	kcfg_release(&k);
+	text = kcfg_format(&b);
+	CHECK(kcfg_parse(&k, "fmt", text, strlen(text)) == 0);
+	CHECK(kcfg_diff(&k, &b, &names) == 0 && names == NULL && k.n == b.n);
+	kcfg_release(&k);
+	free(text);
+	CHECK(!strcmp(kcfg_describe("HZ", "n", buf, sizeof(buf)), "CONFIG_HZ is not set"));
+	CHECK(!strcmp(kcfg_describe("HZ", "250", buf, sizeof(buf)), "CONFIG_HZ=250"));
+	/* Fourteen differences, unlisted symbols counted as n. */
+	n = kcfg_diff(&g, &b, &names);
+	CHECK(n == 14 && !strcmp(names[0], "BAR") && !strcmp(names[n - 1], "N5"));
+	free(names);
+	/* The path: every step closer, the last one bad, each choice's two
+	 * members one step (found as a pair while the other choice is
+	 * still stuck), the dependent option after its parent. */
+	CHECK(kcfg_steps(&g, &b, fake_resolve, &calls, &st, &n) == 0);
+	CHECK(n == 12 && kcfg_diff(&st[n - 1].cfg, &b, &names) == 0);
+	for (i = 0; i < n; i++) {
+		struct kcfg *prev = i ? &st[i - 1].cfg : &g;
+		int d = kcfg_diff(prev, &st[i].cfg, &names);
+
+		CHECK(d >= 1 && d <= 2);
+		if (d == 2 && !strcmp(names[0], "C_A") && !strcmp(names[1], "C_B"))
+			choice_step = 1;
+		if (strcmp(kcfg_value(&st[i].cfg, "DEP_CHILD"), "n"))
+			CHECK(!strcmp(kcfg_value(&st[i].cfg, "DEP_PARENT"), "y"));
+		free(names);
+	}
+	CHECK(choice_step);
+	CHECK(calls > n);
+	kcfg_steps_release(st, n);
+	kcfg_release(&g);
+	kcfg_release(&b);
+}
+
 static void test_missing_options(void)
 {
 	const char *frag = "# c\nCONFIG_A=y\nCONFIG_B=n\nCONFIG_C=y\nCONFIG_D=\"x\"\n";
@@ -2584,6 +2672,7 @@ static const struct {
 	{ "check: nightly core over the simulated backend", test_check_core },
 	{ "sim: two labels from one line stay distinct", test_sim_labels },
 	{ "release: Debian versions sort oldest first, across series; tags and series", test_release_sort },
+	{ "kcfg: configurations parsed strictly and compared; the steps from one to another each come closer, a choice's members together", test_kcfg },
 	{ "build: fragment options missing from a resolved .config are named", test_missing_options },
 	{ "hist: git log lines parsed, merges and tab-free subjects", test_hist_parse_log },
 	{ "hist: culprit on the first-parent line, no descent", test_hist_mainline },
