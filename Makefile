@@ -136,7 +136,7 @@ clean:
 # Fuzzing: make test builds every target and runs each FUZZ_TEST_SECONDS
 # over its seeds (tests/fuzz.t); make fuzz runs each FUZZ_SECONDS.
 FUZZ_SECONDS ?= 600
-FUZZ_NAMES = conf series console store
+FUZZ_NAMES = conf series console store kcfg
 FUZZ_BINS = $(addprefix build/fuzz/,$(FUZZ_NAMES))
 fuzz-build: $(FUZZ_BINS)
 build/fuzz/%: $(LIBSRC) tests/fuzz/fuzz.c $(HDR)

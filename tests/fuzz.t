@@ -5,7 +5,7 @@
 # TAP, then "N passed, N failed".
 cd "$(dirname "$0")/.."
 secs=${FUZZ_TEST_SECONDS:-5}
-names="conf series console store"
+names="conf series console store kcfg"
 work=$(mktemp -d /tmp/tbisect-fuzz.XXXXXX)
 echo "1..$(echo $names | wc -w)"
 n=0 pass=0 fail=0

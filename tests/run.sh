@@ -195,6 +195,41 @@ printf 'GOOD = 3\nBAD = 3\n' >"$T/range2.conf"
 check "GOOD equal to BAD: exit 2" test "$st" = 2 -a -n "$(grep "must come before BAD" "$T/out")"
 check "nothing measured after range errors" test "$(nlines)" = "$n0"
 
+# --- config range: two kernel configurations at one source state.  Bad
+# inputs are refused before anything is built; the range is listed one
+# option (or the group that must change with it) a step, made once.
+printf '# CONFIG_PRINTK_TIME is not set\n' >"$T/good.config"
+printf 'CONFIG_PRINTK_TIME=y\nCONFIG_HZ_1000=y\nCONFIG_NET_SCHED=y\nCONFIG_TBISECT_NO_SUCH_OPTION=y\n' >"$T/bad.config"
+printf 'CONFIG_PRINTK_TIME=n\nCONFIG_TBISECT_NO_SUCH_OPTION=y\n' >"$T/same.config"
+k0=$(ls "$W/kernels" 2>/dev/null | wc -l)
+tb -s GOOD_CONFIG="$T/good.config" -s BAD_CONFIG="$T/good.config" bisect
+check "config range: one file as both ends: exit 3, no effective difference, said before kconfig runs" \
+  test "$st" = 3 -a -n "$(grep "no effective difference" "$T/out")" -a -z "$(grep "resolving" "$T/out")"
+tb -s GOOD_CONFIG="$TOP/bisect.conf" -s BAD_CONFIG="$T/bad.config" bisect
+check "config range: a file that is not a kernel configuration: exit 2, the file and line named" \
+  test "$st" = 2 -a -n "$(grep "GOOD_CONFIG $TOP/bisect.conf:[0-9]*: not a kernel configuration line" "$T/out")"
+tb -s GOOD_CONFIG="$T/good.config" -s BAD_CONFIG="$T/missing.config" bisect
+check "config range: a missing file: exit 2, named" test "$st" = 2 -a -n "$(grep "BAD_CONFIG: cannot read $T/missing.config" "$T/out")"
+tb -s BAD_CONFIG="$T/bad.config" states
+check "config range: BAD_CONFIG without GOOD_CONFIG: exit 2" test "$st" = 2 -a -n "$(grep "needs both GOOD_CONFIG and BAD_CONFIG" "$T/out")"
+tb -s GOOD_CONFIG="$T/good.config" -s BAD_CONFIG="$T/same.config" bisect
+check "config range: files that differ but resolve alike (an unknown option): exit 3 after kconfig, the option named" \
+  test "$st" = 3 -a -n "$(grep "resolve to the same configuration" "$T/out")" -a -n "$(grep "does not know, ignored: CONFIG_TBISECT_NO_SUCH_OPTION" "$T/out")"
+tb -s GOOD_CONFIG="$T/good.config" -s BAD_CONFIG="$T/bad.config" states
+cp "$T/out" "$T/cfg-states"
+check "config range: states listed (exit 0), GOOD's configuration first" test "$st" = 0 -a -n "$(grep -P '^0\t[0-9a-f]{12}\tok\tgood-config\t' "$T/cfg-states")"
+check "config range: an option that changes alone is a step of its own" test -n "$(grep -P '\tCONFIG_PRINTK_TIME\tconfig: CONFIG_PRINTK_TIME is not set -> CONFIG_PRINTK_TIME=y$' "$T/cfg-states")"
+check "config range: a choice's members change together, one step naming the group" \
+  test -n "$(grep 'CONFIG_HZ_1000 is not set -> CONFIG_HZ_1000=y' "$T/cfg-states" | grep 'CONFIG_HZ_250=y -> CONFIG_HZ_250 is not set')"
+check "config range: an option the tree does not know is named, then ignored" test -n "$(grep "BAD_CONFIG: 1 option this tree does not know, ignored: CONFIG_TBISECT_NO_SUCH_OPTION" "$T/cfg-states")"
+last=$(grep -P '^[0-9]+\t' "$T/cfg-states" | tail -1 | cut -f2)
+git -C "$W/linux" show "$last:tbisect.config" >"$T/last.config" 2>/dev/null
+check "config range: its last state holds BAD's options" test -n "$(grep -x 'CONFIG_HZ_1000=y' "$T/last.config")" -a -n "$(grep -x 'CONFIG_NET_SCHED=y' "$T/last.config")" -a -n "$(grep -x 'CONFIG_PRINTK_TIME=y' "$T/last.config")"
+tb -s GOOD_CONFIG="$T/good.config" -s BAD_CONFIG="$T/bad.config" states
+check "config range: listed again from its refs, the same commits, no kconfig run" \
+  test "$st" = 0 -a -z "$(grep "resolving" "$T/out")" -a "$(grep -P '^[0-9]+\t' "$T/out")" = "$(grep -P '^[0-9]+\t' "$T/cfg-states")"
+check "config range: nothing built by any of it" test "$(ls "$W/kernels" 2>/dev/null | wc -l)" = "$k0"
+
 # --- one state measured end to end (cold build), then again (no build).
 tb measure 4
 check "measure state 4: exit 0" test "$st" = 0

@@ -54,6 +54,9 @@ struct conf {
 	char *good, *bad;	/* range endpoints: base, index or patch name;
 				 * with TREE, revisions */
 	int good_line, bad_line; /* line of GOOD/BAD in path, 0 if default */
+	char *good_config, *bad_config;	/* a config range's ends (cfgrange.h), NULL:
+					 * the range is of source states */
+	char *at;		/* the config range's source state, NULL: head */
 	int bench_line;		/* line of BENCH in path, 0 if default or -s: its
 				 * name is checked by workload_check_conf() */
 	long clients, seconds;
@@ -88,7 +91,8 @@ int conf_set(struct conf *c, const char *what, const char *assignment);
 /* Applies the environment's override (TBISECT_WORKDIR): after conf_load,
  * before the -s assignments. */
 void conf_apply_env(struct conf *c);
-/* Checks what involves several keys (RUNS_MIN <= RUNS_MAX, a work
+/* Checks what involves several keys (RUNS_MIN <= RUNS_MAX, GOOD_CONFIG
+ * and BAD_CONFIG both or neither, a work
  * directory at all: none when HOME and XDG_CACHE_HOME are unset or
  * relative) and resolves defaults that depend on other keys (SECONDS = 0:
  * by MODE).  Call it once, after the last conf_set.  0 or -1 (reported). */

@@ -307,7 +307,7 @@ int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
 	int g, b, ret;
 
 	if (cmd_range(x, argc, argv, &g, &b) < 0)
-		return EXIT_ERROR;
+		return cmd_failed(x);
 	cmd_report_init(x, NULL, &rep, "bisect", g, b);
 	printf("range: GOOD %d (%s) .. BAD %d (%s) in %s\n", x->range.state[g].index,
 	       x->range.state[g].name, x->range.state[b].index, x->range.state[b].name,
@@ -452,7 +452,7 @@ int cmd_culprits(struct cmd_ctx *x, int argc, char **argv)
 	/* Default: the whole range, so the fix is found with the regression. */
 	if (cmd_range_or_all(x, argc, argv, &good, &bad) < 0 ||
 	    bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
-		return EXIT_ERROR;
+		return cmd_failed(x);
 	if (changes_find(&x->conf, &x->range, &be, &b, good, bad) < 0)
 		ret = EXIT_ERROR;
 	else

@@ -50,7 +50,7 @@ int cmd_baseline(struct cmd_ctx *x, int argc, char **argv)
 
 	s = cmd_resolve(x, argc ? argv[0] : c->good);
 	if (s < 0 || bench_init(&be, c, &x->tree, &x->range) < 0)
-		return EXIT_ERROR;
+		return cmd_failed(x);
 	n = bench_gather(&be, s, &v);
 	if (n <= 0) {
 		if (n == 0)
@@ -257,7 +257,7 @@ int cmd_check(struct cmd_ctx *x, int argc, char **argv)
 
 	s = cmd_resolve(x, argc ? argv[0] : NULL);	/* default: the tip */
 	if (s < 0 || bench_init(&be, &x->conf, &x->tree, t) < 0)
-		return EXIT_ERROR;
+		return cmd_failed(x);
 	if (load_baseline(&x->conf, bench_qemu(&be), &base) < 0)
 		goto out_be;
 	bench_params(&x->conf, &p);

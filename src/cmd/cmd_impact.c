@@ -277,8 +277,11 @@ int cmd_impact(struct cmd_ctx *x, int argc, char **argv)
 
 	if (parse_args(argc, argv, &a) < 0 || (ncol = parse_benches(a.benches, &col)) < 0)
 		return EXIT_ERROR;
-	if (cmd_range_or_all(x, a.npos, a.pos, &good, &bad) < 0 ||
-	    (nrow = find_rows(x, &a, good, bad, &row)) < 0)
+	if (cmd_range_or_all(x, a.npos, a.pos, &good, &bad) < 0) {
+		ret = cmd_failed(x);
+		goto out;
+	}
+	if ((nrow = find_rows(x, &a, good, bad, &row)) < 0)
 		goto out;
 	if (!nrow) {
 		printf("impact: no culprit between %d and %d: nothing to weigh\n",

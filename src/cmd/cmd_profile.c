@@ -218,7 +218,7 @@ int cmd_profile(struct cmd_ctx *x, int argc, char **argv)
 
 	if (parse_args(argc, argv, &a) < 0 || cmd_list_states(x) < 0 || pick_states(x, &a, idx) < 0 ||
 	    bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
-		return EXIT_ERROR;
+		return cmd_failed(x);
 	if (bench_profile_check(&be, x->conf.profile_plugin) < 0)
 		goto out_be;
 	r = why_profile_pair(&x->conf, &be, idx, p, &t);

@@ -34,7 +34,7 @@ int cmd_states(struct cmd_ctx *x, int argc, char **argv)
 	int i, g, b;
 
 	if (cmd_range_or_all(x, argc, argv, &g, &b) < 0)
-		return EXIT_ERROR;
+		return cmd_failed(x);
 	printf("index\tcommit\tkind\tname\tsubject\n");
 	for (i = g; i <= b; i++) {
 		const struct tree_state *s = &x->range.state[i];
@@ -72,7 +72,7 @@ int cmd_build(struct cmd_ctx *x, int argc, char **argv)
 	int i, ret = EXIT_OK;
 
 	if (cmd_list_states(x) < 0 || bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
-		return EXIT_ERROR;
+		return cmd_failed(x);
 	for (i = 0; i < argc && ret != EXIT_ERROR; i++) {
 		int s = cmd_resolve(x, argv[i]), r;
 
@@ -117,7 +117,7 @@ int cmd_measure(struct cmd_ctx *x, int argc, char **argv)
 	if (argc < 1)
 		return error("measure: name at least one state"), EXIT_ERROR;
 	if (cmd_list_states(x) < 0 || bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
-		return EXIT_ERROR;
+		return cmd_failed(x);
 	st = xcalloc((size_t)argc, sizeof(int));
 	want = xcalloc((size_t)argc, sizeof(int));
 	for (i = 0; i < argc && ret == EXIT_OK; i++) {
@@ -203,7 +203,7 @@ int cmd_plot(struct cmd_ctx *x, int argc, char **argv)
 
 	if (cmd_range_or_all(x, argc, argv, &good, &bad) < 0 ||
 	    bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
-		return EXIT_ERROR;
+		return cmd_failed(x);
 	bench_params(&x->conf, &p);
 	bisect_init(&b, &bench_ops, &be, x->range.n, &p);
 	nchg = adjacent_changes(&b, good, bad, 0, &chg);
@@ -272,7 +272,7 @@ int cmd_sweep(struct cmd_ctx *x, int argc, char **argv)
 
 	if (cmd_range_or_all(x, argc, argv, &good, &bad) < 0 ||
 	    bench_init(&be, &x->conf, &x->tree, &x->range) < 0)
-		return EXIT_ERROR;
+		return cmd_failed(x);
 	n = bad - good + 1;
 	idx = xcalloc((size_t)n, sizeof(int));
 	want = xcalloc((size_t)n, sizeof(int));

@@ -310,10 +310,12 @@ static int make_base(struct build *b, const char *dotconfig, const char *log)
 	return 0;
 }
 
-static int merge_fragment(struct build *b, const char *dotconfig, const char *log)
+/* Merges the fragment (and extra, when not NULL) onto dotconfig, then
+ * olddefconfig.  0 or -1. */
+static int merge_fragment(struct build *b, const char *dotconfig, const char *log, const char *extra)
 {
 	const char *argv[] = { "scripts/kconfig/merge_config.sh", "-m", "-O", b->outdir,
-			       dotconfig, b->conf->kconfig, NULL };
+			       dotconfig, b->conf->kconfig, extra, NULL };
 	struct run_cmd cmd;
 	int st;
 
@@ -374,7 +376,7 @@ static int ensure_config(struct build *b, const char *log, char **missing)
 {
 	char *path = xasprintf("%s/.tbisect-config", b->outdir), *have = NULL;
 	char *dotconfig = xasprintf("%s/.config", b->outdir), *want = config_stamp(b);
-	char *frag = NULL, *cfg = NULL;
+	char *frag = NULL, *cfg = NULL, *own = xasprintf("%s/%s", b->srcdir, BUILD_STATE_CONFIG);
 	int ret = -1;
 
 	if (b->config_ready || (util_exists(path) && util_read_file(path, &have, NULL) == 0 &&
@@ -383,11 +385,23 @@ static int ensure_config(struct build *b, const char *log, char **missing)
 		ret = 0;
 		goto out;
 	}
-	info("build: generating the kernel config (%s + %s)", b->conf->kconfig_base, b->conf->kconfig);
 	unlink(path);
-	if (util_mkdir_p(b->outdir) < 0 || make_base(b, dotconfig, log) < 0 ||
-	    merge_fragment(b, dotconfig, log) < 0)
+	if (util_mkdir_p(b->outdir) < 0)
 		goto out;
+	if (util_exists(own)) {
+		/* A config range's state: its whole configuration is in the tree. */
+		info("build: the kernel config is the state's own %s", BUILD_STATE_CONFIG);
+		if (util_copy_file(own, dotconfig, NULL) < 0 ||
+		    make(b, (const char *const[]){ "olddefconfig", NULL }, log, 300) != 0) {
+			error("make olddefconfig failed on %s; see %s", own, log);
+			goto out;
+		}
+	} else {
+		info("build: generating the kernel config (%s + %s)", b->conf->kconfig_base,
+		     b->conf->kconfig);
+		if (make_base(b, dotconfig, log) < 0 || merge_fragment(b, dotconfig, log, NULL) < 0)
+			goto out;
+	}
 	if (util_read_file(b->conf->kconfig, &frag, NULL) < 0 ||
 	    util_read_file(dotconfig, &cfg, NULL) < 0)
 		goto out;
@@ -406,6 +420,48 @@ out:
 	free(want);
 	free(path);
 	free(dotconfig);
+	free(own);
+	return ret;
+}
+
+int build_resolve_config(struct build *b, const char *fragment, char **text)
+{
+	char *dotconfig = xasprintf("%s/.config", b->outdir), *log = xasprintf("%s/config.log", b->outdir);
+	int ret = -1;
+
+	*text = NULL;
+	if (util_mkdir_p(b->outdir) < 0)
+		goto out;
+	unlink(log);
+	if (make_base(b, dotconfig, log) < 0 || merge_fragment(b, dotconfig, log, fragment) < 0 ||
+	    util_read_file(dotconfig, text, NULL) < 0)
+		goto out;
+	ret = 0;
+out:
+	free(dotconfig);
+	free(log);
+	return ret;
+}
+
+int build_olddefconfig(struct build *b, const char *in, char **out)
+{
+	char *dotconfig = xasprintf("%s/.config", b->outdir), *log = xasprintf("%s/config.log", b->outdir);
+	int ret = -1, st;
+
+	*out = NULL;
+	if (util_mkdir_p(b->outdir) < 0 || util_write_file_atomic(dotconfig, in, strlen(in)) < 0)
+		goto out;
+	unlink(log);
+	if ((st = make(b, (const char *const[]){ "olddefconfig", NULL }, log, 300)) != 0) {
+		error("make olddefconfig failed (%s); see %s", run_strstatus(st), log);
+		goto out;
+	}
+	if (util_read_file(dotconfig, out, NULL) < 0)
+		goto out;
+	ret = 0;
+out:
+	free(dotconfig);
+	free(log);
 	return ret;
 }
 

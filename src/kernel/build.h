@@ -21,7 +21,11 @@
  * fragment, base, compiler); its SHA-256 is kept in "info".  When an option
  * the fragment sets (other than =n) is not in the resolved .config, the
  * state is recorded as failed ("config") and skipped, never measured with
- * another setup.  Builds run with fixed
+ * another setup.  A state whose tree holds BUILD_STATE_CONFIG (a config
+ * range's state, cfgrange.h) is configured by that file alone, brought to
+ * the tree with olddefconfig; the fragment's options are still required.
+ * The file is one of the Kconfig sources (tree_kconfig_id), so each such
+ * state gets its own config.  Builds run with fixed
  * KBUILD_BUILD_TIMESTAMP/USER/HOST/VERSION so that ccache hits on revisits.
  *
  *	struct build b;
@@ -35,6 +39,9 @@
 
 #include "conf.h"
 #include "distcc.h"
+
+/* The file in a state's tree that holds its whole configuration. */
+#define BUILD_STATE_CONFIG "tbisect.config"
 
 enum build_status {
 	BUILD_OK = 0,
@@ -133,5 +140,13 @@ double build_history_full_cost(const struct build_history *h, double dflt);
 /* Whether the next build is a full one (nothing built in O= yet): 1 or 0. */
 int build_next_is_full(struct build *b);
 void build_release(struct build *b);
+/* Configurations outside a build, in b's O= directory (a scratch one, not
+ * a build's): the base, the fragment and then fragment (a file, NULL for
+ * none) merged and resolved, as a build would make them, into *text; or
+ * the .config text in resolved by olddefconfig into *out.  Both need the
+ * source tree checked out at the state wanted; caller frees the text.  0
+ * or -1 (reported, the log named). */
+int build_resolve_config(struct build *b, const char *fragment, char **text);
+int build_olddefconfig(struct build *b, const char *in, char **out);
 
 #endif

@@ -260,22 +260,41 @@ static int try_move(const struct kcfg *cur, const struct kcfg *bad, const char *
 	return 0;
 }
 
+/* Whether name is in the list. */
+static int listed(char **list, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return 1;
+	return 0;
+}
+
 int kcfg_steps(const struct kcfg *good, const struct kcfg *bad, kcfg_resolve_fn *fn, void *ctx,
 	       struct kcfg_step **steps, int *n)
 {
 	struct kcfg cur, next;
 	const char **names = NULL;
-	int nd, alloc = 0, ret = -1;
+	char **stuck = NULL;	/* options that did not take alone: tried last */
+	int nd, alloc = 0, nstuck = 0, ret = -1;
 
 	*steps = NULL;
 	*n = 0;
 	kcfg_copy(&cur, good);
 	while ((nd = kcfg_diff(&cur, bad, &names)) > 0) {
-		int r = 0, i, j;
+		int r = 0, i, j, pass;
 
-		/* One option alone, in name order. */
-		for (i = 0; i < nd && !(r = try_move(&cur, bad, &names[i], 1, fn, ctx, &next)); i++)
-			;
+		/* One option alone, in name order: first those not tried yet,
+		 * then again those that did not take before. */
+		for (pass = 0; pass < 2 && !r; pass++)
+			for (i = 0; i < nd && !r; i++) {
+				if (listed(stuck, nstuck, names[i]) != pass)
+					continue;
+				r = try_move(&cur, bad, &names[i], 1, fn, ctx, &next);
+				if (!r && !pass) {
+					stuck = xrealloc(stuck, (size_t)(nstuck + 1) * sizeof(*stuck));
+					stuck[nstuck++] = xstrdup(names[i]);
+				}
+			}
 		/* Else a pair: a choice's two members, an option and its
 		 * dependency; the first few options only, so that a stuck
 		 * range costs O(N) resolutions, not O(N^2). */
@@ -305,6 +324,9 @@ int kcfg_steps(const struct kcfg *good, const struct kcfg *bad, kcfg_resolve_fn 
 	ret = 0;
 out:
 	free(names);
+	for (int i = 0; i < nstuck; i++)
+		free(stuck[i]);
+	free(stuck);
 	kcfg_release(&cur);
 	if (ret) {
 		kcfg_steps_release(*steps, *n);

@@ -69,7 +69,8 @@ struct kcfg_step {
  * closer to bad: every step leaves fewer differences than the one before,
  * so there are at most as many steps as differences, and the last is bad
  * itself.  The options are tried in name order, an option that does not
- * take alone is tried again after the others have moved, then in pairs
+ * take alone is tried again only when no other takes (so that a range of
+ * N options costs about N resolutions, not N^2), then in pairs
  * with another (the first four options only), then all together.  good and bad are
  * only read; *steps owned (kcfg_steps_release).  0 with *n steps, or -1
  * when fn fails. */

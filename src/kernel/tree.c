@@ -1,5 +1,6 @@
 /* tree: the kernel work tree, its history, and the states a command works on. */
 #include "tree.h"
+#include "build.h"
 #include "run.h"
 #include "series.h"
 #include "util.h"
@@ -545,16 +546,18 @@ char *tree_subject(const struct tree *t, const char *commit)
  * trailers (state number, patch name, status), subject.  0 or -1. */
 static int parse_state(const struct tree *t, char *line, struct tree_state *s)
 {
-	char *f[8], *par, *tag;
-	int own = t->series;
+	char *f[9], *par, *tag;
+	int own;
 	long idx;
 	int k;
 
-	for (k = 0; k < 7 && line; k++)
+	for (k = 0; k < 8 && line; k++)
 		f[k] = strsep(&line, "\t");
-	if (k < 7 || !line || strlen(f[0]) != 40 || strlen(f[1]) != 40)
+	if (k < 8 || !line || strlen(f[0]) != 40 || strlen(f[1]) != 40)
 		return -1;
-	f[7] = line;	/* the subject, tabs and all */
+	f[8] = line;	/* the subject, tabs and all */
+	/* A config range's commits are tbisect's own in any tree. */
+	own = t->series || *f[6];
 	memcpy(s->commit, f[0], 41);
 	memcpy(s->treeid, f[1], 41);
 	par = strchr(f[2], ' ');
@@ -565,7 +568,7 @@ static int parse_state(const struct tree *t, char *line, struct tree_state *s)
 	 * tree they are text like any other. */
 	if (own && *f[3] && util_parse_long(f[3], &idx) == 0 && idx > 0 && idx < 1000000)
 		s->index = (int)idx;
-	tag = strstr(f[6], "tag: ");	/* %D: "HEAD -> main, tag: v6.12.95, ..." */
+	tag = strstr(f[7], "tag: ");	/* %D: "HEAD -> main, tag: v6.12.95, ..." */
 	s->named = own || tag;
 	if (own)	/* the series' base has no trailer */
 		s->name = *f[4] ? xstrdup(f[4]) : xstrdup("base");
@@ -574,7 +577,7 @@ static int parse_state(const struct tree *t, char *line, struct tree_state *s)
 	else
 		s->name = xasprintf("%.12s", s->commit);
 	s->broken = own && !strcmp(f[5], "noapply");
-	s->subject = xstrdup(f[7]);
+	s->subject = xstrdup(f[8]);
 	return 0;
 }
 
@@ -583,7 +586,8 @@ int tree_list(const struct tree *t, const char *good, const char *bad, struct tr
 	const char *fmt = "--format=%H%x09%T%x09%P%x09"
 			  "%(trailers:key=Tbisect-State,valueonly,separator=%x2C)%x09"
 			  "%(trailers:key=Tbisect-Patch,valueonly,separator=%x2C)%x09"
-			  "%(trailers:key=Tbisect-Status,valueonly,separator=%x2C)%x09%D%x09%s";
+			  "%(trailers:key=Tbisect-Status,valueonly,separator=%x2C)%x09"
+			  "%(trailers:key=Tbisect-Config,valueonly,separator=%x2C)%x09%D%x09%s";
 	char *range = xasprintf("%s^!", good), *out = NULL, *p, *line;
 	int alloc = 0, ret = -1;
 
@@ -641,13 +645,14 @@ int tree_merge_base(const struct tree *t, const char *a, const char *b, char *ou
 }
 
 /* Inputs of the config: every Kconfig file, the kconfig tool, the config
- * targets' fragments. */
+ * targets' fragments, a config range state's own configuration. */
 static int kconfig_path(const char *path)
 {
 	const char *base = strrchr(path, '/');
 
 	base = base ? base + 1 : path;
 	return !strncmp(base, "Kconfig", 7) || !strncmp(path, "scripts/kconfig/", 16) ||
+	       !strcmp(path, BUILD_STATE_CONFIG) ||
 	       !strncmp(path, "kernel/configs/", 15) || !strncmp(path, "arch/x86/configs/", 17);
 }
 

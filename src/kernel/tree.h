@@ -121,7 +121,8 @@ int tree_commit(const struct tree *t, const char *rev, char *id);
 /* Best common ancestor of two commits into out.  0 or -1 (reported). */
 int tree_merge_base(const struct tree *t, const char *a, const char *b, char *out);
 /* Id (64-hex, into out) of what decides the config in tree treeid: its
- * Kconfig files, scripts/kconfig, the config fragments.  0 or -1. */
+ * Kconfig files, scripts/kconfig, the config fragments, a config range
+ * state's own configuration (BUILD_STATE_CONFIG).  0 or -1. */
 int tree_kconfig_id(const struct tree *t, const char *treeid, char *out);
 /* Runs git in dir with tbisect's fixed identity and dates; stdout captured
  * (trimmed) into *out when out != NULL, else discarded; stderr discarded

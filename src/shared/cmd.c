@@ -1,5 +1,6 @@
 /* cmd: what every command shares: the range, exit statuses, plot and report. */
 #include "cmd.h"
+#include "cfgrange.h"
 #include "plot.h"
 #include "util.h"
 
@@ -37,10 +38,43 @@ static int resolve_end(struct cmd_ctx *x, const char *spec, const char *key, int
 	return s;
 }
 
+int cmd_failed(const struct cmd_ctx *x)
+{
+	return x->no_difference ? EXIT_NO_REGRESSION : EXIT_ERROR;
+}
+
+/* The config range at AT (a state of the series, or a revision of a
+ * user's tree; default: the series head, the tree's HEAD) into x->range. */
+static int list_config_range(struct cmd_ctx *x)
+{
+	struct tree_range src;
+	char at[41];
+	int i, r;
+
+	if (x->tree.series) {
+		if (tree_span(&x->tree, NULL, NULL, &src) < 0)
+			return -1;
+		i = tree_resolve(&x->tree, &src, x->conf.at ? x->conf.at : "head");
+		if (i >= 0)
+			memcpy(at, src.state[i].commit, 41);
+		tree_range_release(&src);
+		if (i < 0)
+			return error("AT names no state of %s", x->tree.source);
+	} else if (tree_commit(&x->tree, x->conf.at ? x->conf.at : "HEAD", at) < 0) {
+		return -1;
+	}
+	r = cfgrange_span(&x->tree, &x->conf, at, &x->range);
+	if (r == 1)
+		x->no_difference = 1;
+	return r == 0 ? 0 : -1;
+}
+
 /* Lists x->range anew from the ends named (NULL: the configuration's). */
 static int list_range(struct cmd_ctx *x, const char *good, const char *bad)
 {
 	tree_range_release(&x->range);
+	if (x->conf.good_config)
+		return list_config_range(x);
 	if (tree_span(&x->tree, good, bad, &x->range) < 0) {
 		if ((!good || !bad) && (x->conf.good_line || x->conf.bad_line))
 			error("%s:%d: GOOD and BAD there must name commits of %s", x->conf.path,
@@ -53,18 +87,20 @@ static int list_range(struct cmd_ctx *x, const char *good, const char *bad)
 
 int cmd_range(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad)
 {
-	const char *g = argc > 0 ? argv[0] : x->conf.good;
-	const char *b = argc > 1 ? argv[1] : x->conf.bad ? x->conf.bad : "head";
+	/* A config range's ends are its own, not the series' GOOD and BAD. */
+	int own = x->conf.good_config != NULL;
+	const char *g = argc > 0 ? argv[0] : own ? "base" : x->conf.good;
+	const char *b = argc > 1 ? argv[1] : x->conf.bad && !own ? x->conf.bad : "head";
 
 	if ((argc || !x->range.n) &&
 	    list_range(x, argc > 0 ? argv[0] : NULL, argc > 1 ? argv[1] : NULL) < 0)
 		return -1;
-	if ((*good = resolve_end(x, g, "GOOD", argc < 1 ? x->conf.good_line : 0)) < 0 ||
-	    (*bad = resolve_end(x, b, "BAD", argc < 2 ? x->conf.bad_line : 0)) < 0)
+	if ((*good = resolve_end(x, g, "GOOD", argc < 1 && !own ? x->conf.good_line : 0)) < 0 ||
+	    (*bad = resolve_end(x, b, "BAD", argc < 2 && !own ? x->conf.bad_line : 0)) < 0)
 		return -1;
 	if (*good < *bad)
 		return 0;
-	if (argc < 2 && x->conf.bad_line)
+	if (argc < 2 && x->conf.bad_line && !own)
 		return error("%s:%d: GOOD (%s = state %d) must come before BAD (%s = state %d)",
 			     x->conf.path, x->conf.bad_line, g, *good, b, *bad);
 	return error("GOOD (%s = state %d) must come before BAD (%s = state %d)", g, *good, b, *bad);

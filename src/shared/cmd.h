@@ -43,6 +43,7 @@ struct cmd_ctx {
 	struct tree tree;
 	struct tree_range range;	/* the states the command works on (cmd_range()) */
 	int tree_ready;
+	int no_difference;		/* the config range's ends resolve alike */
 	int argc;			/* tbisect's own argv, for the report */
 	const char *const *argv;
 };
@@ -50,9 +51,11 @@ struct cmd_ctx {
 /* Prepares the tree (once).  0 or -1 (reported). */
 int cmd_prepare_tree(struct cmd_ctx *x);
 /* Lists x->range (tree_span(): the series, or GOOD..BAD of a user's tree,
- * from argv[0..1] or the configuration) and resolves GOOD and BAD in it
+ * from argv[0..1] or the configuration; with GOOD_CONFIG and BAD_CONFIG,
+ * the config range at AT, cfgrange_span(), whose ends are its first and
+ * last states unless argv names others) and resolves GOOD and BAD in it
  * into *good < *bad; errors name the configuration line.  0 or -1
- * (reported). */
+ * (reported; cmd_failed() gives the exit status). */
 int cmd_range(struct cmd_ctx *x, int argc, char **argv, int *good, int *bad);
 /* Lists x->range from the configuration unless a command listed it.  0 or
  * -1 (reported). */
@@ -67,6 +70,11 @@ void cmd_report_health(struct report *r, const struct bench *be, int good, int b
 /* How a report names a state: its commit id, with its name after it when
  * the name says more ("<id> (0005-foo.patch)").  Caller frees. */
 char *cmd_state_id(const struct tree_state *s);
+/* The exit status of a command whose range could not be listed or
+ * resolved (cmd_range(), cmd_list_states(), cmd_resolve() returned -1):
+ * EXIT_NO_REGRESSION when a config range's two configurations resolve to
+ * the same one (said already), else EXIT_ERROR. */
+int cmd_failed(const struct cmd_ctx *x);
 /* code, or EXIT_INTERRUPTED (with a word on resuming) after SIGINT/SIGTERM. */
 int cmd_exit(int code);
 /* Parses the value of option opt strictly: a finite number (or a whole one

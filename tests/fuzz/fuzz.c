@@ -1,12 +1,13 @@
 /*
  * libFuzzer targets for the parsers that read untrusted text: bisect.conf
  * (and -s assignments), kpatches/series, the guest console under every
- * benchmark, the results store and baselines.  Built by "make fuzz" with
+ * benchmark, the results store and baselines, kernel configurations.  Built by "make fuzz" with
  * clang; FUZZ_TARGET selects the parser.  make test builds every target and
  * runs each for a few seconds over its seeds (tests/fuzz.t).
  */
 #include "check.h"
 #include "conf.h"
+#include "kcfg.h"
 #include "series.h"
 #include "store.h"
 #include "util.h"
@@ -77,6 +78,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		store_release(&s);
 		if (check_baseline_parse(&b, "fuzz", text) == 0)
 			check_baseline_release(&b);
+	}
+#elif FUZZ_TARGET == 5
+	{
+		struct kcfg k, again;
+		const char **names;
+		char *out;
+
+		/* What parses formats into text that parses to the same. */
+		if (kcfg_parse(&k, "fuzz", (const char *)data, size) == 0) {
+			out = kcfg_format(&k);
+			if (kcfg_parse(&again, "again", out, strlen(out)) < 0 ||
+			    kcfg_diff(&k, &again, &names) != 0)
+				abort();
+			kcfg_release(&again);
+			free(out);
+			kcfg_release(&k);
+		}
 	}
 #endif
 	free(text);
