@@ -129,6 +129,7 @@ bench: deps tbisect build/tbisect-prof.so build/simbench build/runbench
 	bash tests/bench/releases.sh
 	bash tests/bench/time-to-culprit.sh
 	bash tests/bench/cold-build.sh
+	bash tests/bench/config-range.sh
 
 clean:
 	rm -rf tbisect build

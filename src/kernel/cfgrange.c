@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FORMAT "tbisect-config-range-1"
+#define FORMAT "tbisect-config-range-3"
 
 /* Reads and parses a configuration file named by key. */
 static int load(const char *key, const char *path, char **text, struct kcfg *k)
@@ -115,23 +115,29 @@ static void name_dropped(const struct tree *t, const char *key, const struct kcf
 	sbuf_release(&unmet);
 }
 
-/* The change from a to b in words: its name and subject (caller frees). */
-static void describe(const struct kcfg *a, const struct kcfg *b, char **name, char **subject,
-		     char **body)
+/* The change from a to b, caused by setting option cause, in words: its
+ * name ("CONFIG_X", "CONFIG_X+2" when two more moved with it), subject and
+ * body, the cause first (caller frees). */
+static void describe(const struct kcfg *a, const struct kcfg *b, const char *cause, char **name,
+		     char **subject, char **body)
 {
 	const char **names;
-	int n = kcfg_diff(a, b, &names);
+	int n = kcfg_diff(a, b, &names), i, k;
 	struct sbuf s, d;
 	char x[256], y[256];
 
 	sbuf_init(&s);
 	sbuf_init(&d);
-	*name = n > 1 ? xasprintf("CONFIG_%s+%d", names[0], n - 1) : xasprintf("CONFIG_%s", names[0]);
-	for (int i = 0; i < n; i++) {
-		kcfg_describe(names[i], kcfg_value(a, names[i]), x, sizeof(x));
-		kcfg_describe(names[i], kcfg_value(b, names[i]), y, sizeof(y));
-		if (i < 3)
-			sbuf_addf(&s, "%s%s -> %s", i ? ", " : "", x, y);
+	*name = n > 1 ? xasprintf("CONFIG_%s+%d", cause, n - 1) : xasprintf("CONFIG_%s", cause);
+	for (k = -1, i = 0; k < n; k++) {
+		const char *sym = k < 0 ? cause : names[k];
+
+		if (k >= 0 && !strcmp(sym, cause))
+			continue;
+		kcfg_describe(sym, kcfg_value(a, sym), x, sizeof(x));
+		kcfg_describe(sym, kcfg_value(b, sym), y, sizeof(y));
+		if (i++ < 3)
+			sbuf_addf(&s, "%s%s -> %s", i > 1 ? ", " : "", x, y);
 		sbuf_addf(&d, "%s -> %s\n", x, y);
 	}
 	if (n > 3)
@@ -144,7 +150,7 @@ static void describe(const struct kcfg *a, const struct kcfg *b, char **name, ch
 /* Commits cfg as the tree's BUILD_STATE_CONFIG on top of what is checked
  * out; its commit id into id.  0 or -1. */
 static int commit_state(const struct tree *t, const struct kcfg *cfg, int index, const char *name,
-			const char *subject, const char *body, char *id)
+			const char *subject, const char *body, int noptions, char *id)
 {
 	char *path = xasprintf("%s/%s", t->dir, BUILD_STATE_CONFIG), *text = kcfg_format(cfg);
 	char *msg = NULL, *out = NULL;
@@ -156,7 +162,8 @@ static int commit_state(const struct tree *t, const struct kcfg *cfg, int index,
 		msg = xasprintf("config: %s\n\n%s\nTbisect-Config: step\nTbisect-State: %d\n"
 				"Tbisect-Patch: %s\n", subject, body, index, name);
 	else
-		msg = xasprintf("config: %s\n\nTbisect-Config: good\nTbisect-Patch: %s\n", subject, name);
+		msg = xasprintf("config: %s\n\nTbisect-Config: good\nTbisect-Patch: %s\n"
+				"Tbisect-Options: %d\n", subject, name, noptions);
 	if (TREE_GIT(t->dir, NULL, 1, "add", "-f", BUILD_STATE_CONFIG) != 0 ||
 	    TREE_GIT(t->dir, NULL, 1, "commit", "-q", "--allow-empty", "-m", msg) != 0 ||
 	    TREE_GIT(t->dir, &out, 1, "rev-parse", "HEAD") != 0 || strlen(out) != 40) {
@@ -210,7 +217,7 @@ static int make_history(const struct tree *t, const struct conf *c, const char *
 	info("config: %d options in %d steps (%d kconfig runs, %.0f s)", nd, n, rs.calls + 2,
 	     util_now() - t0);
 	subj = xasprintf("GOOD_CONFIG %s at %.12s", gname, at);
-	k = commit_state(t, &g, 0, "good-config", subj, "", gid);
+	k = commit_state(t, &g, 0, "good-config", subj, "", nd, gid);
 	free(subj);
 	if (k < 0)
 		goto out;
@@ -218,8 +225,8 @@ static int make_history(const struct tree *t, const struct conf *c, const char *
 		char *name, *subject, *body;
 		int r;
 
-		describe(k ? &st[k - 1].cfg : &g, &st[k].cfg, &name, &subject, &body);
-		r = commit_state(t, &st[k].cfg, k + 1, name, subject, body, bid);
+		describe(k ? &st[k - 1].cfg : &g, &st[k].cfg, st[k].cause, &name, &subject, &body);
+		r = commit_state(t, &st[k].cfg, k + 1, name, subject, body, 0, bid);
 		free(name);
 		free(subject);
 		free(body);
@@ -234,6 +241,19 @@ out:
 	build_release(&sb);
 	free(gname);
 	return ret;
+}
+
+/* Says what a range made before holds, as making it says (scripts read
+ * the line either way). */
+static void say_kept(const struct tree *t, const char *gid)
+{
+	char *n = NULL;
+
+	if (TREE_GIT(t->dir, &n, 1, "log", "-1", "--format=%(trailers:key=Tbisect-Options,valueonly)",
+		     gid) == 0 && *n)
+		info("config: %s options differ (the range made before, kept under refs/tbisect/config)",
+		     n);
+	free(n);
 }
 
 int cfgrange_span(const struct tree *t, const struct conf *c, const char *at, struct tree_range *r)
@@ -270,6 +290,8 @@ int cfgrange_span(const struct tree *t, const struct conf *c, const char *at, st
 			error("git update-ref %s failed in %s", bref, t->dir);
 			goto out;
 		}
+	} else {
+		say_kept(t, gid);
 	}
 	ret = tree_list(t, gid, bid, r);
 out:

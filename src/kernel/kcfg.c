@@ -234,8 +234,10 @@ static int count_diff(const struct kcfg *a, const struct kcfg *b)
 
 void kcfg_steps_release(struct kcfg_step *steps, int n)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		kcfg_release(&steps[i].cfg);
+		free(steps[i].cause);
+	}
 	free(steps);
 }
 
@@ -282,6 +284,7 @@ int kcfg_steps(const struct kcfg *good, const struct kcfg *bad, kcfg_resolve_fn 
 	kcfg_copy(&cur, good);
 	while ((nd = kcfg_diff(&cur, bad, &names)) > 0) {
 		int r = 0, i, j, pass;
+		const char *cause = NULL;
 
 		/* One option alone, in name order: first those not tried yet,
 		 * then again those that did not take before. */
@@ -290,6 +293,8 @@ int kcfg_steps(const struct kcfg *good, const struct kcfg *bad, kcfg_resolve_fn 
 				if (listed(stuck, nstuck, names[i]) != pass)
 					continue;
 				r = try_move(&cur, bad, &names[i], 1, fn, ctx, &next);
+				if (r > 0)
+					cause = names[i];
 				if (!r && !pass) {
 					stuck = xrealloc(stuck, (size_t)(nstuck + 1) * sizeof(*stuck));
 					stuck[nstuck++] = xstrdup(names[i]);
@@ -303,21 +308,25 @@ int kcfg_steps(const struct kcfg *good, const struct kcfg *bad, kcfg_resolve_fn 
 				const char *pair[2] = { names[i], names[j] };
 
 				r = try_move(&cur, bad, pair, 2, fn, ctx, &next);
+				if (r > 0)
+					cause = names[i];
 			}
 		/* Else everything left, which is bad itself. */
 		if (!r) {
 			kcfg_copy(&next, bad);
+			cause = names[0];
 			r = 1;
 		}
-		free(names);
-		names = NULL;
 		if (r < 0)
 			goto out;
 		if (*n == alloc) {
 			alloc = alloc ? 2 * alloc : 16;
 			*steps = xrealloc(*steps, (size_t)alloc * sizeof(**steps));
 		}
-		(*steps)[(*n)++].cfg = next;
+		(*steps)[*n].cfg = next;
+		(*steps)[(*n)++].cause = xstrdup(cause);
+		free(names);
+		names = NULL;
 		kcfg_release(&cur);
 		kcfg_copy(&cur, &next);
 	}

@@ -61,6 +61,8 @@ typedef int kcfg_resolve_fn(void *ctx, const struct kcfg *in, struct kcfg *out);
  * tree resolves it. */
 struct kcfg_step {
 	struct kcfg cfg;
+	char *cause;		/* the option set to bad's value that moved it
+				 * (the first, when several were set), owned */
 };
 
 /* The steps from good to bad (both resolved), each changing one option of

@@ -66,6 +66,19 @@ static int list_config_range(struct cmd_ctx *x)
 	r = cfgrange_span(&x->tree, &x->conf, at, &x->range);
 	if (r == 1)
 		x->no_difference = 1;
+	if (r == 0 && !strstr(x->tree.source, "config range")) {
+		/* Reports and plots say what the range is. */
+		char *g = util_basename_dup(x->conf.good_config), *b = util_basename_dup(x->conf.bad_config);
+		char *src = xasprintf("config range %s..%s at %.12s of %s", g, b, at, x->tree.source);
+		char *name = xasprintf("configs %s..%s", g, b);
+
+		free(x->tree.source);
+		free(x->tree.name);
+		x->tree.source = src;
+		x->tree.name = name;
+		free(g);
+		free(b);
+	}
 	return r == 0 ? 0 : -1;
 }
 

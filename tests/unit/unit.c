@@ -1860,6 +1860,9 @@ static void test_kcfg(void)
 		int d = kcfg_diff(prev, &st[i].cfg, &names);
 
 		CHECK(d >= 1 && d <= 2);
+		/* The option set is one of those that moved. */
+		CHECK(st[i].cause && (!strcmp(names[0], st[i].cause) ||
+				      (d == 2 && !strcmp(names[1], st[i].cause))));
 		if (d == 2 && !strcmp(names[0], "C_A") && !strcmp(names[1], "C_B"))
 			choice_step = 1;
 		if (strcmp(kcfg_value(&st[i].cfg, "DEP_CHILD"), "n"))
