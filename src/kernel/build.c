@@ -424,36 +424,26 @@ out:
 	return ret;
 }
 
-int build_resolve_config(struct build *b, const char *fragment, char **text)
-{
-	char *dotconfig = xasprintf("%s/.config", b->outdir), *log = xasprintf("%s/config.log", b->outdir);
-	int ret = -1;
-
-	*text = NULL;
-	if (util_mkdir_p(b->outdir) < 0)
-		goto out;
-	unlink(log);
-	if (make_base(b, dotconfig, log) < 0 || merge_fragment(b, dotconfig, log, fragment) < 0 ||
-	    util_read_file(dotconfig, text, NULL) < 0)
-		goto out;
-	ret = 0;
-out:
-	free(dotconfig);
-	free(log);
-	return ret;
-}
-
-int build_olddefconfig(struct build *b, const char *in, char **out)
+/* A configuration in b's O= directory into *out: in (a .config text)
+ * resolved by olddefconfig, or with in NULL the base, the fragment and
+ * extra merged.  0 or -1. */
+static int scratch_config(struct build *b, const char *in, const char *extra, char **out)
 {
 	char *dotconfig = xasprintf("%s/.config", b->outdir), *log = xasprintf("%s/config.log", b->outdir);
 	int ret = -1, st;
 
 	*out = NULL;
-	if (util_mkdir_p(b->outdir) < 0 || util_write_file_atomic(dotconfig, in, strlen(in)) < 0)
+	if (util_mkdir_p(b->outdir) < 0)
 		goto out;
 	unlink(log);
-	if ((st = make(b, (const char *const[]){ "olddefconfig", NULL }, log, 300)) != 0) {
-		error("make olddefconfig failed (%s); see %s", run_strstatus(st), log);
+	if (in) {
+		if (util_write_file_atomic(dotconfig, in, strlen(in)) < 0)
+			goto out;
+		if ((st = make(b, (const char *const[]){ "olddefconfig", NULL }, log, 300)) != 0) {
+			error("make olddefconfig failed (%s); see %s", run_strstatus(st), log);
+			goto out;
+		}
+	} else if (make_base(b, dotconfig, log) < 0 || merge_fragment(b, dotconfig, log, extra) < 0) {
 		goto out;
 	}
 	if (util_read_file(dotconfig, out, NULL) < 0)
@@ -463,6 +453,16 @@ out:
 	free(dotconfig);
 	free(log);
 	return ret;
+}
+
+int build_resolve_config(struct build *b, const char *fragment, char **text)
+{
+	return scratch_config(b, NULL, fragment, text);
+}
+
+int build_olddefconfig(struct build *b, const char *in, char **out)
+{
+	return scratch_config(b, in, NULL, out);
 }
 
 /* Whether files a and b have the same bytes (b may be missing): 0 with

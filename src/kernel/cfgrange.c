@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FORMAT "tbisect-config-range-3"
+#define FORMAT "tbisect-config-range-4"
 
 /* Reads and parses a configuration file named by key. */
 static int load(const char *key, const char *path, char **text, struct kcfg *k)
@@ -147,37 +147,25 @@ static void describe(const struct kcfg *a, const struct kcfg *b, const char *cau
 	*body = sbuf_detach(&d);
 }
 
-/* Commits cfg as the tree's BUILD_STATE_CONFIG on top of what is checked
- * out; its commit id into id.  0 or -1. */
-static int commit_state(const struct tree *t, const struct kcfg *cfg, int index, const char *name,
-			const char *subject, const char *body, int noptions, char *id)
+/* Commits cfg as the tree's BUILD_STATE_CONFIG on commit parent; its id
+ * into id (which may be parent).  0 or -1. */
+static int commit_state(const struct tree *t, const char *parent, const struct kcfg *cfg, int index,
+			const char *name, const char *subject, const char *body, int noptions, char *id)
 {
-	char *path = xasprintf("%s/%s", t->dir, BUILD_STATE_CONFIG), *text = kcfg_format(cfg);
-	char *msg = NULL, *out = NULL;
-	int ret = -1;
+	char *text = kcfg_format(cfg), *msg, base[41];
+	int r;
 
-	if (util_write_file_atomic(path, text, strlen(text)) < 0)
-		goto out;
 	if (index)
 		msg = xasprintf("config: %s\n\n%s\nTbisect-Config: step\nTbisect-State: %d\n"
 				"Tbisect-Patch: %s\n", subject, body, index, name);
 	else
 		msg = xasprintf("config: %s\n\nTbisect-Config: good\nTbisect-Patch: %s\n"
 				"Tbisect-Options: %d\n", subject, name, noptions);
-	if (TREE_GIT(t->dir, NULL, 1, "add", "-f", BUILD_STATE_CONFIG) != 0 ||
-	    TREE_GIT(t->dir, NULL, 1, "commit", "-q", "--allow-empty", "-m", msg) != 0 ||
-	    TREE_GIT(t->dir, &out, 1, "rev-parse", "HEAD") != 0 || strlen(out) != 40) {
-		error("git commit of config state %d failed in %s", index, t->dir);
-		goto out;
-	}
-	memcpy(id, out, 41);
-	ret = 0;
-out:
-	free(out);
+	memcpy(base, parent, 41);
+	r = tree_commit_file(t, base, BUILD_STATE_CONFIG, text, msg, id);
 	free(msg);
 	free(text);
-	free(path);
-	return ret;
+	return r;
 }
 
 /* Makes the history: 0 with good and bad commit ids, 1 no difference, -1. */
@@ -217,7 +205,7 @@ static int make_history(const struct tree *t, const struct conf *c, const char *
 	info("config: %d options in %d steps (%d kconfig runs, %.0f s)", nd, n, rs.calls + 2,
 	     util_now() - t0);
 	subj = xasprintf("GOOD_CONFIG %s at %.12s", gname, at);
-	k = commit_state(t, &g, 0, "good-config", subj, "", nd, gid);
+	k = commit_state(t, at, &g, 0, "good-config", subj, "", nd, gid);
 	free(subj);
 	if (k < 0)
 		goto out;
@@ -226,7 +214,7 @@ static int make_history(const struct tree *t, const struct conf *c, const char *
 		int r;
 
 		describe(k ? &st[k - 1].cfg : &g, &st[k].cfg, st[k].cause, &name, &subject, &body);
-		r = commit_state(t, &st[k].cfg, k + 1, name, subject, body, 0, bid);
+		r = commit_state(t, k ? bid : gid, &st[k].cfg, k + 1, name, subject, body, 0, bid);
 		free(name);
 		free(subject);
 		free(body);

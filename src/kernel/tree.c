@@ -355,6 +355,43 @@ static struct tree_state *add_state(struct tree_range *r, int *alloc)
 	return s;
 }
 
+int tree_commit_file(const struct tree *t, const char *parent, const char *path, const char *data,
+		     const char *msg, char *id)
+{
+	char *tmp = xasprintf("%s/.git/tbisect-file.tmp", t->dir);
+	char *idx = xasprintf("%s/.git/tbisect-file.index", t->dir);
+	char *blob = NULL, *info = NULL, *treeid = NULL, *out = NULL;
+	int ret = -1;
+
+	if (util_write_file_atomic(tmp, data, strlen(data)) < 0)
+		goto out;
+	if (GIT(t->dir, &blob, 1, "hash-object", "-w", tmp) != 0 || strlen(blob) != 40)
+		goto fail;
+	info = xasprintf("100644,%s,%s", blob, path);
+	unlink(idx);
+	if (GIT_IDX(t->dir, NULL, idx, "read-tree", parent) != 0 ||
+	    GIT_IDX(t->dir, NULL, idx, "update-index", "--add", "--cacheinfo", info) != 0 ||
+	    GIT_IDX(t->dir, &treeid, idx, "write-tree") != 0 || strlen(treeid) != 40 ||
+	    GIT_IDX(t->dir, &out, idx, "commit-tree", treeid, "-p", parent, "-m", msg) != 0 ||
+	    strlen(out) != 40)
+		goto fail;
+	memcpy(id, out, 41);
+	ret = 0;
+	goto out;
+fail:
+	error("git commit of %s on %.12s failed in %s", path, parent, t->dir);
+out:
+	unlink(tmp);
+	unlink(idx);
+	free(tmp);
+	free(idx);
+	free(blob);
+	free(info);
+	free(treeid);
+	free(out);
+	return ret;
+}
+
 /* Commits patch i of the series on commit last (applied, or an empty
  * commit when it does not apply: a state to skip), through the index
  * file idx, which holds last's tree.  The trailers number and name the

@@ -106,6 +106,12 @@ int tree_checkout(const struct tree *t, const char *commit);
  * -1 on error.  Leaves the work tree at bad or at the revert. */
 int tree_revert(const struct tree *t, const char *bad, const char *culprit, char *commit_out,
 		char *treeid_out);
+/* Commits, on commit parent (40 hex), parent's tree with the file path
+ * (relative to the root) holding the text data, with message msg and
+ * tbisect's fixed identity and dates; neither the work tree nor its index
+ * is touched.  Its id into id (41 bytes).  0 or -1 (reported). */
+int tree_commit_file(const struct tree *t, const char *parent, const char *path, const char *data,
+		     const char *msg, char *id);
 /* Whether commit anc is an ancestor of (or is) commit desc: 1, 0, or -1
  * on error (reported). */
 int tree_is_ancestor(const struct tree *t, const char *anc, const char *desc);
