@@ -49,9 +49,14 @@ void build_result_release(struct build_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
+int build_base_is_file(const struct conf *c)
+{
+	return strcmp(c->kconfig_base, "tinyconfig") && strcmp(c->kconfig_base, "defconfig");
+}
+
 static int base_is_file(const struct build *b)
 {
-	return strcmp(b->conf->kconfig_base, "tinyconfig") && strcmp(b->conf->kconfig_base, "defconfig");
+	return build_base_is_file(b->conf);
 }
 
 void build_set_source(struct build *b, const char *kconfig_src)

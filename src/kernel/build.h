@@ -140,6 +140,9 @@ double build_history_full_cost(const struct build_history *h, double dflt);
 /* Whether the next build is a full one (nothing built in O= yet): 1 or 0. */
 int build_next_is_full(struct build *b);
 void build_release(struct build *b);
+/* Whether KCONFIG_BASE names a file (else a make target: tinyconfig,
+ * defconfig).  1 or 0. */
+int build_base_is_file(const struct conf *c);
 /* Configurations outside a build, in b's O= directory (a scratch one, not
  * a build's): the base, the fragment and then fragment (a file, NULL for
  * none) merged and resolved, as a build would make them, into *text; or

@@ -38,7 +38,7 @@ static void range_key(const struct conf *c, const char *at, const char *good, co
 	util_hash_addstr(h, bad);
 	util_hash_addstr(h, c->kconfig_base);
 	util_hash_addfile(h, c->kconfig);
-	if (strcmp(c->kconfig_base, "tinyconfig") && strcmp(c->kconfig_base, "defconfig"))
+	if (build_base_is_file(c))
 		util_hash_addfile(h, c->kconfig_base);
 	util_hash_hex(h, key);
 }
