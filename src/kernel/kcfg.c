@@ -241,9 +241,10 @@ void kcfg_steps_release(struct kcfg_step *steps, int n)
 	free(steps);
 }
 
-/* cur with the options of names[0..k) set as in bad, resolved: 1 when it
- * leaves fewer differences than cur (into *out), 0 when not, -1 on error. */
-static int try_move(const struct kcfg *cur, const struct kcfg *bad, const char **names, int k,
+/* cur (nd differences from bad) with the options of names[0..k) set as in
+ * bad, resolved: 1 when it leaves fewer differences (into *out), 0 when
+ * not, -1 on error. */
+static int try_move(const struct kcfg *cur, int nd, const struct kcfg *bad, const char **names, int k,
 		    kcfg_resolve_fn *fn, void *ctx, struct kcfg *out)
 {
 	struct kcfg cand;
@@ -256,7 +257,7 @@ static int try_move(const struct kcfg *cur, const struct kcfg *bad, const char *
 	kcfg_release(&cand);
 	if (r < 0)
 		return -1;
-	if (count_diff(out, bad) < count_diff(cur, bad))
+	if (count_diff(out, bad) < nd)
 		return 1;
 	kcfg_release(out);
 	return 0;
@@ -292,7 +293,7 @@ int kcfg_steps(const struct kcfg *good, const struct kcfg *bad, kcfg_resolve_fn 
 			for (i = 0; i < nd && !r; i++) {
 				if (listed(stuck, nstuck, names[i]) != pass)
 					continue;
-				r = try_move(&cur, bad, &names[i], 1, fn, ctx, &next);
+				r = try_move(&cur, nd, bad, &names[i], 1, fn, ctx, &next);
 				if (r > 0)
 					cause = names[i];
 				if (!r && !pass) {
@@ -307,7 +308,7 @@ int kcfg_steps(const struct kcfg *good, const struct kcfg *bad, kcfg_resolve_fn 
 			for (j = i + 1; !r && j < nd; j++) {
 				const char *pair[2] = { names[i], names[j] };
 
-				r = try_move(&cur, bad, pair, 2, fn, ctx, &next);
+				r = try_move(&cur, nd, bad, pair, 2, fn, ctx, &next);
 				if (r > 0)
 					cause = names[i];
 			}
