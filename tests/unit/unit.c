@@ -19,6 +19,7 @@
 #include "image.h"
 #include "kbuild.h"
 #include "kcfg.h"
+#include "cachesim.h"
 #include "profile.h"
 #include "progress.h"
 #include "release.h"
@@ -2631,6 +2632,104 @@ static void test_report_impact(void)
 	free(path);
 }
 
+/* CPU 0 writes a, CPU 1 writes b, twice in turn. */
+static void two_writers(struct cachesim *cs, uint64_t a, uint64_t b)
+{
+	int k;
+
+	for (k = 0; k < 4; k++)
+		cachesim_access(cs, k & 1, CACHESIM_WRITE, k & 1 ? b : a, 8);
+}
+
+/* The cache model against counts worked out by hand. */
+static void test_cachesim(void)
+{
+	struct cachesim cs;
+	struct cachesim_geom g, small, bad;
+	struct cachesim_weights w;
+	uint64_t a;
+
+	cachesim_geom_default(&g);
+	cachesim_weights_default(&w);
+	/* Sequential 8-byte reads over 64 KiB: a miss per line, all to
+	 * memory; again: the 32 KiB L1 holds none of it any more (LRU), the
+	 * last level all of it. */
+	CHECK(cachesim_init(&cs, &g, 1) == 0);
+	for (a = 0; a < 65536; a += 8)
+		cachesim_access(&cs, 0, CACHESIM_READ, 0x100000 + a, 8);
+	CHECK(cachesim_total(&cs, CACHESIM_D1_ACC) == 8192);
+	CHECK(cachesim_total(&cs, CACHESIM_D1_MISS) == 1024);
+	CHECK(cachesim_total(&cs, CACHESIM_LL_MISS) == 1024);
+	for (a = 0; a < 65536; a += 8)
+		cachesim_access(&cs, 0, CACHESIM_READ, 0x100000 + a, 8);
+	CHECK(cachesim_total(&cs, CACHESIM_D1_MISS) == 2048);
+	CHECK(cachesim_total(&cs, CACHESIM_LL_ACC) == 2048);
+	CHECK(cachesim_total(&cs, CACHESIM_LL_MISS) == 1024);
+	/* A stride past the line: every access a miss. */
+	for (a = 0; a < 16384; a += 128)
+		cachesim_access(&cs, 0, CACHESIM_READ, 0x800000 + a, 8);
+	CHECK(cachesim_total(&cs, CACHESIM_D1_MISS) == 2048 + 128);
+	/* Across a line boundary: one access, one miss, both lines then in. */
+	cachesim_access(&cs, 0, CACHESIM_READ, 0x900000 + 60, 8);
+	CHECK(cachesim_total(&cs, CACHESIM_D1_ACC) == 16384 + 128 + 1);
+	CHECK(cachesim_total(&cs, CACHESIM_D1_MISS) == 2048 + 128 + 1);
+	cachesim_access(&cs, 0, CACHESIM_READ, 0x900000, 8);
+	cachesim_access(&cs, 0, CACHESIM_READ, 0x900000 + 64, 8);
+	CHECK(cachesim_total(&cs, CACHESIM_D1_MISS) == 2048 + 128 + 1);
+	/* Instructions have their own L1: a fetch of a line the data side
+	 * holds misses there, and hits the last level. */
+	cachesim_access(&cs, 0, CACHESIM_FETCH, 0x900000, 4);
+	CHECK(cachesim_total(&cs, CACHESIM_I1_MISS) == 1);
+	CHECK(cachesim_total(&cs, CACHESIM_LL_MISS) == 1024 + 128 + 1);	/* the straddling access: one */
+	cachesim_release(&cs);
+
+	/* LRU, exactly: 2 sets of 2 ways; lines 0, 2 and 4 share set 0.  A B A
+	 * C evicts B (least recent), not A. */
+	small = g;
+	small.d1 = (struct cachesim_level){ 256, 2, 64 };
+	CHECK(cachesim_init(&cs, &small, 1) == 0);
+	cachesim_access(&cs, 0, CACHESIM_READ, 0, 8);
+	cachesim_access(&cs, 0, CACHESIM_READ, 128, 8);
+	cachesim_access(&cs, 0, CACHESIM_READ, 0, 8);
+	cachesim_access(&cs, 0, CACHESIM_READ, 256, 8);
+	CHECK(cachesim_total(&cs, CACHESIM_D1_MISS) == 3);
+	cachesim_access(&cs, 0, CACHESIM_READ, 0, 8);
+	CHECK(cachesim_total(&cs, CACHESIM_D1_MISS) == 3);
+	cachesim_access(&cs, 0, CACHESIM_READ, 128, 8);
+	CHECK(cachesim_total(&cs, CACHESIM_D1_MISS) == 4);
+	cachesim_release(&cs);
+
+	/* False sharing: two CPUs writing one line in turn miss every time,
+	 * each write taking the line from the other; on two lines, only the
+	 * first touches miss. */
+	CHECK(cachesim_init(&cs, &g, 2) == 0);
+	two_writers(&cs, 0x4000, 0x4008);
+	CHECK(cachesim_total(&cs, CACHESIM_D1_MISS) == 4);
+	CHECK(cachesim_total(&cs, CACHESIM_INVAL) == 3);
+	CHECK(cachesim_total(&cs, CACHESIM_LL_MISS) == 1);
+	/* 4 accesses: no L1 hit, 3 last-level hits, 1 from memory. */
+	CHECK(cachesim_cycles(&cs, &w) == 3 * 5 + 35);
+	cachesim_release(&cs);
+	CHECK(cachesim_init(&cs, &g, 2) == 0);
+	two_writers(&cs, 0x4000, 0x4040);
+	CHECK(cachesim_total(&cs, CACHESIM_D1_MISS) == 2);
+	CHECK(cachesim_total(&cs, CACHESIM_INVAL) == 0);
+	CHECK(cachesim_cycles(&cs, &w) == 2 * 1 + 2 * 35);
+	cachesim_release(&cs);
+
+	/* Geometries refused: 3 sets, a 48-byte line, levels of two lines. */
+	bad = g;
+	bad.d1 = (struct cachesim_level){ 1536, 8, 64 };
+	CHECK(cachesim_init(&cs, &bad, 1) < 0);
+	bad = g;
+	bad.i1.line = bad.d1.line = bad.ll.line = 48;
+	CHECK(cachesim_init(&cs, &bad, 1) < 0);
+	bad = g;
+	bad.ll.line = 128;
+	CHECK(cachesim_init(&cs, &bad, 1) < 0);
+	CHECK(cachesim_init(&cs, &g, 0) < 0);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -2689,6 +2788,7 @@ static const struct {
 	{ "progress: count, percent, elapsed and time left; unknown and overrun counts", test_progress_format },
 	{ "build: history keeps full compiles, builds served from ccache and incremental ones apart", test_build_history },
 	{ "plot: the title names the largest changes, largest first", test_plot_largest },
+	{ "cachesim: misses of sequential, strided, straddling and LRU patterns; false sharing between two CPUs; cycles; bad geometries", test_cachesim },
 };
 
 int main(void)

@@ -1,0 +1,175 @@
+/* cachesim: a deterministic cache hierarchy (L1I, L1D per CPU, a shared last level) for a cost figure. */
+#include "cachesim.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int log2_exact(unsigned long v, unsigned *out)
+{
+	unsigned k = 0;
+
+	if (!v || (v & (v - 1)))
+		return -1;
+	while ((1ul << k) < v)
+		k++;
+	*out = k;
+	return 0;
+}
+
+static int cache_init(struct cachesim_cache *c, const struct cachesim_level *l, const char *name)
+{
+	unsigned long sets;
+
+	memset(c, 0, sizeof(*c));
+	if (!l->ways || !l->line || l->size % ((unsigned long)l->ways * l->line))
+		return error("cache %s: %lu bytes is not a whole number of %u-way sets of %u-byte lines",
+			     name, l->size, l->ways, l->line);
+	sets = l->size / ((unsigned long)l->ways * l->line);
+	if (log2_exact(l->line, &c->line_shift) < 0 || log2_exact(sets, &c->set_shift) < 0)
+		return error("cache %s: the line (%u bytes) and the number of sets (%lu) must be "
+			     "powers of two", name, l->line, sets);
+	c->sets = (unsigned)sets;
+	c->ways = l->ways;
+	c->tag = xcalloc((size_t)c->sets * c->ways, sizeof(*c->tag));
+	return 0;
+}
+
+/* Looks line (an address >> line_shift) up, making it the most recent:
+ * 1 hit, 0 miss (then filled, the least recent evicted).  Tags are stored
+ * plus one, so 0 is an empty way. */
+static int cache_ref(struct cachesim_cache *c, uint64_t line)
+{
+	uint64_t *set = c->tag + (size_t)(line & (c->sets - 1)) * c->ways, t = line + 1;
+	unsigned i;
+	int hit;
+
+	for (i = 0; i < c->ways && set[i] != t; i++)
+		;
+	hit = i < c->ways;
+	if (!hit)
+		i = c->ways - 1;
+	memmove(set + 1, set, i * sizeof(*set));
+	set[0] = t;
+	return hit;
+}
+
+/* Takes line out of c: 1 when it was there. */
+static int cache_drop(struct cachesim_cache *c, uint64_t line)
+{
+	uint64_t *set = c->tag + (size_t)(line & (c->sets - 1)) * c->ways, t = line + 1;
+	unsigned i;
+
+	for (i = 0; i < c->ways && set[i] != t; i++)
+		;
+	if (i == c->ways)
+		return 0;
+	memmove(set + i, set + i + 1, (c->ways - 1 - i) * sizeof(*set));
+	set[c->ways - 1] = 0;
+	return 1;
+}
+
+static void cache_release(struct cachesim_cache *c)
+{
+	free(c->tag);
+	c->tag = NULL;
+}
+
+void cachesim_geom_default(struct cachesim_geom *g)
+{
+	g->i1 = (struct cachesim_level){ 32768, 8, 64 };
+	g->d1 = (struct cachesim_level){ 32768, 8, 64 };
+	g->ll = (struct cachesim_level){ 8388608, 16, 64 };
+}
+
+void cachesim_weights_default(struct cachesim_weights *w)
+{
+	w->l1 = 1;
+	w->ll = 5;
+	w->mem = 35;
+}
+
+int cachesim_init(struct cachesim *cs, const struct cachesim_geom *g, int ncpu)
+{
+	int i;
+
+	memset(cs, 0, sizeof(*cs));
+	if (ncpu < 1)
+		return error("cachesim: %d CPUs", ncpu);
+	if (g->i1.line != g->d1.line || g->d1.line != g->ll.line)
+		return error("cachesim: every level must have one line size (%u, %u, %u)", g->i1.line,
+			     g->d1.line, g->ll.line);
+	if (cache_init(&cs->ll, &g->ll, "LL") < 0)
+		return -1;
+	cs->cpu = xcalloc((size_t)ncpu, sizeof(*cs->cpu));
+	cs->ncpu = ncpu;
+	for (i = 0; i < ncpu; i++)
+		if (cache_init(&cs->cpu[i].i1, &g->i1, "I1") < 0 ||
+		    cache_init(&cs->cpu[i].d1, &g->d1, "D1") < 0) {
+			cachesim_release(cs);
+			return -1;
+		}
+	return 0;
+}
+
+void cachesim_access(struct cachesim *cs, int cpu, enum cachesim_kind kind, uint64_t addr,
+		     unsigned size)
+{
+	struct cachesim_cpu *p = &cs->cpu[cpu];
+	struct cachesim_cache *l1 = kind == CACHESIM_FETCH ? &p->i1 : &p->d1;
+	enum cachesim_count acc = kind == CACHESIM_FETCH ? CACHESIM_I1_ACC : CACHESIM_D1_ACC;
+	unsigned shift = l1->line_shift;
+	uint64_t ln, last = (addr + (size ? size - 1 : 0)) >> shift;
+	int miss = 0, llmiss = 0, o;
+
+	p->n[acc]++;
+	for (ln = addr >> shift; ln <= last; ln++) {
+		if (!cache_ref(l1, ln)) {
+			miss = 1;
+			llmiss |= !cache_ref(&cs->ll, ln);
+		}
+		if (kind != CACHESIM_WRITE)
+			continue;
+		/* Coherence: the line is this CPU's alone now. */
+		for (o = 0; o < cs->ncpu; o++)
+			if (o != cpu && (cache_drop(&cs->cpu[o].d1, ln) | cache_drop(&cs->cpu[o].i1, ln)))
+				p->n[CACHESIM_INVAL]++;
+	}
+	if (!miss)
+		return;
+	p->n[acc + 1]++;
+	p->n[CACHESIM_LL_ACC]++;
+	p->n[CACHESIM_LL_MISS] += llmiss;
+}
+
+uint64_t cachesim_total(const struct cachesim *cs, enum cachesim_count k)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < cs->ncpu; i++)
+		sum += cs->cpu[i].n[k];
+	return sum;
+}
+
+double cachesim_cycles(const struct cachesim *cs, const struct cachesim_weights *w)
+{
+	uint64_t acc = cachesim_total(cs, CACHESIM_I1_ACC) + cachesim_total(cs, CACHESIM_D1_ACC);
+	uint64_t m1 = cachesim_total(cs, CACHESIM_I1_MISS) + cachesim_total(cs, CACHESIM_D1_MISS);
+	uint64_t m2 = cachesim_total(cs, CACHESIM_LL_MISS);
+
+	return (double)(acc - m1) * w->l1 + (double)(m1 - m2) * w->ll + (double)m2 * w->mem;
+}
+
+void cachesim_release(struct cachesim *cs)
+{
+	int i;
+
+	for (i = 0; i < cs->ncpu; i++) {
+		cache_release(&cs->cpu[i].i1);
+		cache_release(&cs->cpu[i].d1);
+	}
+	free(cs->cpu);
+	cache_release(&cs->ll);
+	memset(cs, 0, sizeof(*cs));
+}
