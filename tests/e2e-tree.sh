@@ -34,6 +34,14 @@ check "states: the two merges are marked" test "$(grep -c $'\tmerge\t' "$T/out")
 check "states: the branch's commits are not on the first-parent line" test -z "$(grep "do not preempt" "$T/out")"
 check "states: a tagged commit is named by its tag (v-good first, broken, v-bad last), others by short id" \
   test "$(awk -F'\t' '$1 ~ /^[0-9]+$/ && !(length($4) == 12 && $4 ~ /^[0-9a-f]+$/) { printf "%s ", $4 }' "$T/out")" = "v-good broken v-bad "
+# A config range in TREE mode: two configurations at one of the user's
+# revisions, made in tbisect's own clone; the user's refs untouched.
+{ cat "$TOP/kconfig/examples/cfs-bandwidth-good.config"; printf 'CONFIG_CFS_BANDWIDTH=y\nCONFIG_FHANDLE=y\n'; } >"$T/tree-bad.config"
+tt -s GOOD_CONFIG="$TOP/kconfig/examples/cfs-bandwidth-good.config" -s BAD_CONFIG="$T/tree-bad.config" -s AT=v-good states
+check "TREE config range: listed at AT=v-good (exit $st), GOOD's configuration and one step per option or group" \
+  test "$st" = 0 -a "$(grep -P '^[0-9]+\t[0-9a-f]{12}\tok\t' "$T/out" | cut -f4 | tr '\n' ' ')" = "good-config CONFIG_CFS_BANDWIDTH CONFIG_FHANDLE+1 "
+check "TREE config range: made on the revision AT names, in tbisect's clone, not in the user's repository" \
+  test -n "$(grep "at $(git -C "$U" rev-parse --short=12 v-good)" "$T/out")" -a -z "$(git -C "$U" for-each-ref refs/tbisect)"
 tt states v-bad v-good
 check "GOOD not an ancestor of BAD: exit 2, said" test "$st" = 2 -a -n "$(grep "is not an ancestor" "$T/out")"
 tt states v-good no-such-rev

@@ -6,7 +6,7 @@
 #
 # The layers, one per row, are the folders (README.md, Layout):
 #   4  src/cmd/ and src/main.c  the commands, and the table that runs them
-#   3  src/shared/              what the commands share (cmd, why, changes)
+#   3  src/shared/              what the commands share (cmd, why, changes, cfgneed)
 #   2  src/measure/ src/output/ measured states and runs; plots and reports
 #   1  src/kernel/ src/guest/ src/engine/   the tree and builds; the VM and
 #                               its benchmarks; the bisection and statistics

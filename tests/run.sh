@@ -233,6 +233,12 @@ check "config range: its last state holds BAD's options" \
 cfg "$cg" "$cb" states
 check "config range: listed again from its refs, the same commits, no kconfig run" \
   test "$st" = 0 -a -z "$(grep "resolving" "$T/out")" -a "$(grep -P '^[0-9]+\t' "$T/out")" = "$(grep -P '^[0-9]+\t' "$T/cfg-states")"
+tb -s OTHER_CONFIG="$TOP/bisect.conf" bisect
+check "OTHER_CONFIG that is not a kernel configuration: exit 2, the file and line named, before the search" \
+  test "$st" = 2 -a -n "$(grep "OTHER_CONFIG $TOP/bisect.conf:[0-9]*: not a kernel configuration line" "$T/out")" -a -z "$(grep "bisect: GOOD" "$T/out")"
+cfg "$cg" "$cb" -s OTHER_CONFIG="$cb" bisect
+check "OTHER_CONFIG with a config range: exit 2, one or the other" \
+  test "$st" = 2 -a -n "$(grep "OTHER_CONFIG is a second configuration for a range of source states" "$T/out")"
 check "config range: nothing built by any of it" test "$(ls "$W/kernels" 2>/dev/null | wc -l)" = "$k0"
 
 # --- one state measured end to end (cold build), then again (no build).
@@ -943,6 +949,41 @@ cp "$T/out" "$T/cfg-culprits"
 check "config culprits above 1%: CONFIG_CFS_BANDWIDTH alone, a regression (exit $st)" \
   test "$st" = 0 -a "$(grep -c "^  \(regression\|improvement\)" "$T/cfg-culprits")" = 1 \
        -a -n "$(grep "^  regression .*CONFIG_CFS_BANDWIDTH" "$T/cfg-culprits")"
+# impact on a config range: the option weighed by the runs the bisection made.
+cchg=$(sed -n 's/^[a-z]*: [0-9.]* MB\/s at the culprit, [0-9.]* MB\/s at its parent .*: \([-+][0-9.]*\)% (.*/\1/p' "$T/cfg-bisect")
+n4=$(nlines)
+cfg "$cg" "$cb" impact --at CONFIG_CFS_BANDWIDTH --bench tbench
+check "config impact --at CONFIG_CFS_BANDWIDTH: the option's tbench change as the bisection measured it (${cchg:-none}%), no new run (exit $st)" \
+  test "$st" = 0 -a -n "$cchg" -a -n "$(grep -- "^[0-9]* config: CONFIG_CFS_BANDWIDTH.* $cchg% worse" "$T/out")" -a "$(nlines)" = "$n4"
+
+# --- the other dimension: bisect 4..6 again with OTHER_CONFIG, the example's
+# bad configuration (CFS bandwidth on, 21 more options): the culprit and its
+# parent are built and measured with it too.  hrtick costs there as well.
+tb -s OTHER_CONFIG="$cb" bisect
+cp "$T/out" "$T/other"
+oline=$(grep "^config: with OTHER_CONFIG $cb, " "$T/other")
+oa=$(echo "$oline" | sed -n 's/.*, 4 ([^)]*+cfs-bandwidth-bad.config) \([0-9.]*\) MB\/s -> .*/\1/p')
+ob=$(echo "$oline" | sed -n 's/.* -> 5 ([^)]*+cfs-bandwidth-bad.config) \([0-9.]*\) MB\/s$/\1/p')
+opct=$(awk -v a="$oa" -v b="$ob" 'BEGIN { if (a > 0) printf "%+.2f", 100 * (b - a) / a }')
+check "OTHER_CONFIG: exit $st, the hrtick step measured with it: ${oa:-none} -> ${ob:-none} MB/s" \
+  test "$st" = 0 -a -n "$oa" -a -n "$ob" -a -n "$(grep "^first bad state: 5 " "$T/other")"
+check "OTHER_CONFIG: the regression shows with it too, by the change its own figures give (${opct:-none}%)" \
+  test -n "$opct" -a -n "$(grep -F "config: the regression shows with OTHER_CONFIG cfs-bandwidth-bad.config too (${opct}%)" "$T/other")"
+v4=$(awk -F'\t' 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next }
+  $c["status"] == "ok" && $c["state"] == 4 && $c["name"] == "0004-net-tcp-comment-tcp-push.patch" && $c["seconds"] == 2 &&
+  $c["guest_cpus"] == 1 && $c["cgroup_depth"] == 3 { v = $c["mbps"] } END { printf "%.3f", v }' "$W/results.tsv")
+check "OTHER_CONFIG: its kernels are others, with their own figures (state 4: $v4 with the range's configuration, ${oa:-none} with OTHER_CONFIG)" \
+  test -n "$oa" -a "$v4" != "0.000" -a "$oa" != "$v4"
+oruns=$(awk -F'\t' 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } $c["name"] ~ /\+cfs-bandwidth-bad\.config$/ { n++ } END { print n + 0 }' "$W/results.tsv")
+check "OTHER_CONFIG: two kernels built for it, its VM runs counted as recorded ($oruns)" \
+  test "$oruns" -ge 2 -a -n "$(grep "^config: 2 kernel builds, 0 cached kernels reused, $oruns VM runs for OTHER_CONFIG" "$T/other")"
+tb report
+check "OTHER_CONFIG: the report says which configuration the regression needs" \
+  test "$st" = 0 -a -n "$(grep "^config *the regression shows with OTHER_CONFIG cfs-bandwidth-bad.config too" "$T/out")"
+tb -s OTHER_CONFIG="$cb" bisect
+check "OTHER_CONFIG: a second bisect builds and runs nothing, the same figures" \
+  test "$st" = 0 -a -n "$(grep "^config: 0 kernel builds, [0-9]* cached kernels reused, 0 VM runs for OTHER_CONFIG" "$T/out")" \
+       -a "$(grep "^config: with OTHER_CONFIG" "$T/out")" = "$oline"
 
 # --- TREE mode: a kernel git history, its merges, the user's tree untouched.
 . tests/e2e-tree.sh

@@ -57,6 +57,8 @@ struct conf {
 	char *good_config, *bad_config;	/* a config range's ends (cfgrange.h), NULL:
 					 * the range is of source states */
 	char *at;		/* the config range's source state, NULL: head */
+	char *other_config;	/* OTHER_CONFIG: a second configuration the
+				 * culprit is measured with (cfgneed.h), NULL */
 	int bench_line;		/* line of BENCH in path, 0 if default or -s: its
 				 * name is checked by workload_check_conf() */
 	long clients, seconds;

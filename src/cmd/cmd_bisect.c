@@ -1,4 +1,5 @@
 /* cmd_bisect: the commands that search a range: bisect, culprits, attribute. */
+#include "cfgneed.h"
 #include "changes.h"
 #include "cmd.h"
 #include "commands.h"
@@ -304,10 +305,12 @@ int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
 	struct search gs = { .x = x };
 	struct hist_result r;
 	struct report rep;
-	int g, b, ret;
+	int g, b, ret, other_failed = 0;
 
 	if (cmd_range(x, argc, argv, &g, &b) < 0)
 		return cmd_failed(x);
+	if (cfgneed_ready(&x->conf) < 0)
+		return cmd_exit(EXIT_ERROR);
 	cmd_report_init(x, NULL, &rep, "bisect", g, b);
 	printf("range: GOOD %d (%s) .. BAD %d (%s) in %s\n", x->range.state[g].index,
 	       x->range.state[g].name, x->range.state[b].index, x->range.state[b].name,
@@ -327,6 +330,9 @@ int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
 		printf("mode: %s\n", bench_mode(&gs.be));
 		if (r.status == HIST_FOUND || r.status == HIST_MERGE)
 			why_explain(&x->conf, &gs.be, l->parent, l->culprit, &rep);
+		if ((r.status == HIST_FOUND || r.status == HIST_MERGE) && x->conf.other_config &&
+		    cfgneed_check(&x->conf, &x->tree, &gs.lv, l->parent, l->culprit, &rep) < 0)
+			other_failed = 1;
 		report_search(x, &gs, &r, &rep);
 		if (r.status != HIST_ABORTED)
 			cmd_draw(x, &gs.be, &gs.lv, 0, gs.lv.n - 1, &c, l->culprit >= 0 ? 1 : 0);
@@ -338,7 +344,7 @@ int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
 	if (gs.levels > 1)
 		printf("total: %d levels, %d kernel builds, %d cached kernels reused, %d VM runs\n",
 		       gs.levels, gs.builds, gs.cached, gs.runs);
-	ret = hist_exit(r.status);
+	ret = other_failed ? EXIT_ERROR : hist_exit(r.status);
 	hist_result_release(&r);
 	return cmd_exit(ret);
 }

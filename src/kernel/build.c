@@ -407,7 +407,10 @@ static int ensure_config(struct build *b, const char *log, char **missing)
 		if (make_base(b, dotconfig, log) < 0 || merge_fragment(b, dotconfig, log, NULL) < 0)
 			goto out;
 	}
-	if (util_read_file(b->conf->kconfig, &frag, NULL) < 0 ||
+	/* What must survive: the state's own configuration (resolved from the
+	 * files it was made of, KCONFIG's options overridden there by choice),
+	 * else KCONFIG. */
+	if (util_read_file(util_exists(own) ? own : b->conf->kconfig, &frag, NULL) < 0 ||
 	    util_read_file(dotconfig, &cfg, NULL) < 0)
 		goto out;
 	if ((*missing = build_missing_options(frag, cfg))) {

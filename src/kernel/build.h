@@ -22,8 +22,10 @@
  * the fragment sets (other than =n) is not in the resolved .config, the
  * state is recorded as failed ("config") and skipped, never measured with
  * another setup.  A state whose tree holds BUILD_STATE_CONFIG (a config
- * range's state, cfgrange.h) is configured by that file alone, brought to
- * the tree with olddefconfig; the fragment's options are still required.
+ * range's state, or a state with OTHER_CONFIG: cfgrange.h) is configured
+ * by that file alone, brought to the tree with olddefconfig; what is
+ * required then is that file's options (it was resolved from the base,
+ * KCONFIG and the user's file, which may override KCONFIG by choice).
  * The file is one of the Kconfig sources (tree_kconfig_id), so each such
  * state gets its own config.  Builds run with fixed
  * KBUILD_BUILD_TIMESTAMP/USER/HOST/VERSION so that ccache hits on revisits.

@@ -291,3 +291,88 @@ out:
 	free(bref);
 	return ret;
 }
+
+/* State s with the resolved configuration cfg committed on it, into o. */
+static int other_state(const struct tree *t, const struct tree_state *s, const struct kcfg *cfg,
+		       const char *fname, struct tree_state *o)
+{
+	char *text = kcfg_format(cfg), *rev, *msg;
+	int r;
+
+	memset(o, 0, sizeof(*o));
+	msg = xasprintf("config: state %d with OTHER_CONFIG %s\n\nTbisect-Config: other\n"
+			"Tbisect-State: %d\nTbisect-Patch: %s+%s\n", s->index, fname, s->index,
+			s->name, fname);
+	r = tree_commit_file(t, s->commit, BUILD_STATE_CONFIG, text, msg, o->commit);
+	free(msg);
+	free(text);
+	if (r < 0)
+		return -1;
+	rev = xasprintf("%s^{tree}", o->commit);
+	r = tree_rev_parse(t->dir, rev, o->treeid);
+	free(rev);
+	if (r < 0)
+		return error("git rev-parse of %.12s's tree failed in %s", o->commit, t->dir);
+	o->index = s->index;
+	o->name = xasprintf("%s+%s", s->name, fname);
+	o->subject = xasprintf("%s (with OTHER_CONFIG %s)", s->subject, fname);
+	o->named = 1;
+	return 0;
+}
+
+int cfgrange_check(const char *key, const char *path)
+{
+	struct kcfg k;
+	char *text = NULL;
+	int r;
+
+	kcfg_init(&k);
+	r = load(key, path, &text, &k);
+	kcfg_release(&k);
+	free(text);
+	return r;
+}
+
+int cfgrange_other(const struct tree *t, const struct conf *c, const struct tree_range *rg,
+		   const int *idx, int n, struct tree_range *r)
+{
+	struct build sb;
+	struct kcfg file;
+	char *text = NULL, *fname = util_basename_dup(c->other_config);
+	int k, ret = -1;
+
+	memset(r, 0, sizeof(*r));
+	kcfg_init(&file);
+	build_init(&sb, c, t->dir, "config-scratch");
+	if (load("OTHER_CONFIG", c->other_config, &text, &file) < 0)
+		goto out;
+	r->state = xcalloc((size_t)n + 1, sizeof(*r->state));
+	for (k = 0; k < n; k++) {
+		const struct tree_state *s = &rg->state[idx[k]];
+		struct kcfg cfg;
+		int rc;
+
+		if (tree_checkout(t, s->commit) < 0)
+			goto out;
+		info("config: resolving OTHER_CONFIG at state %s with the tree's kconfig", s->name);
+		kcfg_init(&cfg);
+		rc = resolve_file(&sb, c->other_config, &cfg);
+		if (rc == 0) {
+			name_dropped(t, "OTHER_CONFIG", &file, &cfg);
+			rc = other_state(t, s, &cfg, fname, &r->state[k]);
+		}
+		kcfg_release(&cfg);
+		if (rc < 0)
+			goto out;
+		r->n++;
+	}
+	ret = 0;
+out:
+	if (ret < 0)
+		tree_range_release(r);
+	kcfg_release(&file);
+	build_release(&sb);
+	free(text);
+	free(fname);
+	return ret;
+}

@@ -18,6 +18,12 @@
  *
  *	r = cfgrange_span(&tree, &conf, at_commit, &range);
  *	0: range listed; 1: no effective difference (said); -1: error
+ *
+ * The other dimension: OTHER_CONFIG, a second configuration, put on given
+ * states of a range of source states, so that a culprit and its parent can
+ * be measured with it too (cfgneed.h):
+ *
+ *	cfgrange_other(&tree, &conf, &range, (int[]){ parent, culprit }, 2, &two);
  */
 #ifndef TBISECT_CFGRANGE_H
 #define TBISECT_CFGRANGE_H
@@ -34,5 +40,17 @@
  * dependencies unmet).  0, 1 when both resolve to one configuration
  * (said: nothing to bisect), -1 on error (reported). */
 int cfgrange_span(const struct tree *t, const struct conf *c, const char *at, struct tree_range *r);
+/* Whether the file path (named by the setting key in errors) is a kernel
+ * configuration: 0, or -1 (reported with the file and line). */
+int cfgrange_check(const char *key, const char *path);
+/* States idx[0..n-1] of rg (a range of t) with OTHER_CONFIG as their
+ * configuration, into r (n states, rg's numbers, named "NAME+FILE"): the
+ * file is resolved as a build would (base + KCONFIG + the file) at each
+ * state, checked out for that, and committed on it as BUILD_STATE_CONFIG
+ * (fixed identity and dates: the same commit each time).  Options kconfig
+ * did not take are named.  0, or -1 (reported: a file that is not a kernel
+ * configuration, kconfig failed; r empty). */
+int cfgrange_other(const struct tree *t, const struct conf *c, const struct tree_range *rg,
+		   const int *idx, int n, struct tree_range *r);
 
 #endif

@@ -16,7 +16,7 @@
 static const char *const names[REPORT_NFIELDS] = {
 	"command", "date", "version", "source", "good", "bad", "mode", "settings", "verdict",
 	"culprit", "subject", "confidence", "cost", "plot", "reproduce", "health",
-	"bench", "unit"
+	"bench", "unit", "config"
 };
 
 static const char *get(const struct report *r, enum report_field k)
@@ -393,7 +393,8 @@ void report_format(const struct report *r, enum report_format fmt, struct sbuf *
 	} rows[] = {
 		{ REPORT_SOURCE, "source" }, { REPORT_BENCH, "benchmark" }, { REPORT_GOOD, "good" }, { REPORT_BAD, "bad" },
 		{ REPORT_MODE, "mode" }, { REPORT_SETTINGS, "settings" },
-		{ REPORT_CONFIDENCE, "confidence" }, { REPORT_HEALTH, "guest" }, { REPORT_COST, "cost" },
+		{ REPORT_CONFIDENCE, "confidence" }, { REPORT_HEALTH, "guest" },
+		{ REPORT_CONFIG, "config" }, { REPORT_COST, "cost" },
 		{ REPORT_DATE, "date" }, { REPORT_PLOT, "plot" },
 	};
 	size_t i;

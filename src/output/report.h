@@ -44,6 +44,8 @@ enum report_field {
 	REPORT_HEALTH,		/* the guests' kernel logs at the ends (cmd_report_health) */
 	REPORT_BENCH,		/* the benchmark's name, "" read as tbench */
 	REPORT_UNIT,		/* its figure's unit, "" read as MB/s */
+	REPORT_CONFIG,		/* which configuration the culprit needs
+				 * (OTHER_CONFIG, cfgneed.h), "" */
 	REPORT_NFIELDS
 };
 
