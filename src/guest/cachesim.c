@@ -20,13 +20,14 @@ static int log2_exact(unsigned long v, unsigned *out)
 static int cache_init(struct cachesim_cache *c, const struct cachesim_level *l, const char *name)
 {
 	unsigned long sets;
+	unsigned set_bits;
 
 	memset(c, 0, sizeof(*c));
 	if (!l->ways || !l->line || l->size % ((unsigned long)l->ways * l->line))
 		return error("cache %s: %lu bytes is not a whole number of %u-way sets of %u-byte lines",
 			     name, l->size, l->ways, l->line);
 	sets = l->size / ((unsigned long)l->ways * l->line);
-	if (log2_exact(l->line, &c->line_shift) < 0 || log2_exact(sets, &c->set_shift) < 0)
+	if (log2_exact(l->line, &c->line_shift) < 0 || log2_exact(sets, &set_bits) < 0)
 		return error("cache %s: the line (%u bytes) and the number of sets (%lu) must be "
 			     "powers of two", name, l->line, sets);
 	c->sets = (unsigned)sets;

@@ -49,7 +49,7 @@ enum cachesim_count {
 
 struct cachesim_cache {
 	uint64_t *tag;		/* sets * ways, most recent first; 0: empty */
-	unsigned sets, ways, set_shift;
+	unsigned sets, ways;
 	unsigned line_shift;
 };
 
