@@ -28,7 +28,8 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 
 DEBS = linux-source-6.1 qemu-system-x86 git ccache dbench rt-tests iperf3 gnuplot-nox busybox-static \
        bc bison flex libelf-dev libssl-dev cpio xz-utils make gcc libc6-dev perl \
-       libinih-dev libgsl-dev libjansson-dev libcsv-dev pkg-config jq distcc clang libclang-rt-14-dev
+       libinih-dev libgsl-dev libjansson-dev libcsv-dev pkg-config jq distcc clang libclang-rt-14-dev \
+       valgrind
 
 .PHONY: all deps deps-debs deps-qemu bisect test unit unit-asan e2e bench nightly clean fuzz fuzz-build
 
@@ -58,6 +59,16 @@ build/tbisect-asan: $(SRC) src/main.c $(HDR)
 build/simbench: $(LIBSRC) $(TESTSRC) tests/bench/simbench.c $(HDR)
 	@mkdir -p build
 	$(CC) -O2 $(WARN) -Itests/unit -o $@ $(LIBSRC) $(TESTSRC) tests/bench/simbench.c $(LIBS)
+
+# The cache model's check against Cachegrind: one program, run natively
+# (under valgrind) and feeding the model.
+build/walk: tests/cache/walk.c
+	@mkdir -p build
+	$(CC) -O2 -g $(WARN) -o $@ $<
+
+build/walk-model: $(LIBSRC) tests/cache/walk.c $(HDR)
+	@mkdir -p build
+	$(CC) $(CFLAGS) $(WARN) -DMODEL -o $@ tests/cache/walk.c $(LIBSRC) $(LIBS)
 
 # Installs only what is missing; as non-root it prints the command instead.
 deps: deps-qemu
@@ -114,9 +125,11 @@ e2e: tbisect build/tbisect-asan
 	bash tests/run.sh
 
 test: deps
-	$(MAKE) -j$$(nproc) build/unit build/unit-asan tbisect build/tbisect-asan build/tbisect-prof.so fuzz-build
+	$(MAKE) -j$$(nproc) build/unit build/unit-asan tbisect build/tbisect-asan build/tbisect-prof.so fuzz-build \
+	  build/walk build/walk-model
 	@# The console formatter streams each line (the file one holds a suite back until it ends).
-	prove -v --formatter TAP::Formatter::Console tests/layers.t tests/unit.t tests/unit-asan.t tests/fuzz.t tests/e2e.t
+	prove -v --formatter TAP::Formatter::Console tests/layers.t tests/unit.t tests/unit-asan.t tests/fuzz.t \
+	  tests/cachesim.t tests/e2e.t
 
 build/runbench: src/base/run.c src/base/util.c tests/bench/runbench.c $(HDR)
 	@mkdir -p build
