@@ -955,6 +955,13 @@ n4=$(nlines)
 cfg "$cg" "$cb" impact --at CONFIG_CFS_BANDWIDTH --bench tbench
 check "config impact --at CONFIG_CFS_BANDWIDTH: the option's tbench change as the bisection measured it (${cchg:-none}%), no new run (exit $st)" \
   test "$st" = 0 -a -n "$cchg" -a -n "$(grep -- "^[0-9]* config: CONFIG_CFS_BANDWIDTH.* $cchg% worse" "$T/out")" -a "$(nlines)" = "$n4"
+# The nightly check on a config range: GOOD's configuration as the
+# baseline, BAD's checked against it, from the runs the bisection made.
+cfgc() { cfg "$cg" "$cb" -s BASELINE="$T/cfg-baseline" -s CHECK_BISECT=no "$@"; }
+cfgc baseline 0
+cfgc check "$((nst - 1))"
+check "config check: BAD's configuration against GOOD's as the baseline is a REGRESSION (exit $st), no new run" \
+  test "$st" = 1 -a -n "$(grep "^nightly: REGRESSION: $((nst - 1)) (CONFIG_[A-Z_0-9+]*): [0-9.]* MB/s vs baseline" "$T/out")" -a "$(nlines)" = "$n4"
 
 # --- the other dimension: bisect 4..6 again with OTHER_CONFIG, the example's
 # bad configuration (CFS bandwidth on, 21 more options): the culprit and its
