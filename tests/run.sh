@@ -978,7 +978,8 @@ check "OTHER_CONFIG: the regression shows with it too, by the change its own fig
   test -n "$opct" -a -n "$(grep -F "config: the regression shows with OTHER_CONFIG cfs-bandwidth-bad.config too (${opct}%)" "$T/other")"
 v4=$(awk -F'\t' 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next }
   $c["status"] == "ok" && $c["state"] == 4 && $c["name"] == "0004-net-tcp-comment-tcp-push.patch" && $c["seconds"] == 2 &&
-  $c["guest_cpus"] == 1 && $c["cgroup_depth"] == 3 { v = $c["mbps"] } END { printf "%.3f", v }' "$W/results.tsv")
+  $c["bench"] == "tbench" && $c["mode"] == "icount" && $c["clients"] == 2 && $c["guest_cpus"] == 1 &&
+  $c["cgroup_depth"] == 3 { v = $c["mbps"] } END { printf "%.3f", v }' "$W/results.tsv")
 check "OTHER_CONFIG: its kernels are others, with their own figures (state 4: $v4 with the range's configuration, ${oa:-none} with OTHER_CONFIG)" \
   test -n "$oa" -a "$v4" != "0.000" -a "$oa" != "$v4"
 oruns=$(awk -F'\t' 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } $c["name"] ~ /\+cfs-bandwidth-bad\.config$/ { n++ } END { print n + 0 }' "$W/results.tsv")
