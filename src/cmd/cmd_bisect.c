@@ -328,11 +328,12 @@ int cmd_bisect(struct cmd_ctx *x, int argc, char **argv)
 		if (l->culprit >= 0)
 			printf("culprit subject: %s\n", gs.lv.state[l->culprit].subject);
 		printf("mode: %s\n", bench_mode(&gs.be));
-		if (r.status == HIST_FOUND || r.status == HIST_MERGE)
+		if (r.status == HIST_FOUND || r.status == HIST_MERGE) {
 			why_explain(&x->conf, &gs.be, l->parent, l->culprit, &rep);
-		if ((r.status == HIST_FOUND || r.status == HIST_MERGE) && x->conf.other_config &&
-		    cfgneed_check(&x->conf, &x->tree, &gs.lv, l->parent, l->culprit, &rep) < 0)
-			other_failed = 1;
+			if (x->conf.other_config &&
+			    cfgneed_check(&x->conf, &x->tree, &gs.lv, l->parent, l->culprit, &rep) < 0)
+				other_failed = 1;
+		}
 		report_search(x, &gs, &r, &rep);
 		if (r.status != HIST_ABORTED)
 			cmd_draw(x, &gs.be, &gs.lv, 0, gs.lv.n - 1, &c, l->culprit >= 0 ? 1 : 0);

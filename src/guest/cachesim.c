@@ -36,33 +36,39 @@ static int cache_init(struct cachesim_cache *c, const struct cachesim_level *l, 
 	return 0;
 }
 
-/* Looks line (an address >> line_shift) up, making it the most recent:
- * 1 hit, 0 miss (then filled, the least recent evicted).  Tags are stored
- * plus one, so 0 is an empty way. */
+/* The set line (an address >> line_shift) maps to, and the way holding it
+ * into *way (c->ways when absent).  Tags are stored plus one, so 0 is an
+ * empty way. */
+static uint64_t *find(struct cachesim_cache *c, uint64_t line, unsigned *way)
+{
+	uint64_t *set = c->tag + (size_t)(line & (c->sets - 1)) * c->ways;
+
+	for (*way = 0; *way < c->ways && set[*way] != line + 1; ++*way)
+		;
+	return set;
+}
+
+/* Looks line up, making it the most recent: 1 hit, 0 miss (then filled,
+ * the least recent evicted). */
 static int cache_ref(struct cachesim_cache *c, uint64_t line)
 {
-	uint64_t *set = c->tag + (size_t)(line & (c->sets - 1)) * c->ways, t = line + 1;
 	unsigned i;
-	int hit;
+	uint64_t *set = find(c, line, &i);
+	int hit = i < c->ways;
 
-	for (i = 0; i < c->ways && set[i] != t; i++)
-		;
-	hit = i < c->ways;
 	if (!hit)
 		i = c->ways - 1;
 	memmove(set + 1, set, i * sizeof(*set));
-	set[0] = t;
+	set[0] = line + 1;
 	return hit;
 }
 
 /* Takes line out of c: 1 when it was there. */
 static int cache_drop(struct cachesim_cache *c, uint64_t line)
 {
-	uint64_t *set = c->tag + (size_t)(line & (c->sets - 1)) * c->ways, t = line + 1;
 	unsigned i;
+	uint64_t *set = find(c, line, &i);
 
-	for (i = 0; i < c->ways && set[i] != t; i++)
-		;
 	if (i == c->ways)
 		return 0;
 	memmove(set + i, set + i + 1, (c->ways - 1 - i) * sizeof(*set));

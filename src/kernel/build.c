@@ -382,7 +382,7 @@ static int ensure_config(struct build *b, const char *log, char **missing)
 	char *path = xasprintf("%s/.tbisect-config", b->outdir), *have = NULL;
 	char *dotconfig = xasprintf("%s/.config", b->outdir), *want = config_stamp(b);
 	char *frag = NULL, *cfg = NULL, *own = xasprintf("%s/%s", b->srcdir, BUILD_STATE_CONFIG);
-	int ret = -1;
+	int ret = -1, has_own;
 
 	if (b->config_ready || (util_exists(path) && util_read_file(path, &have, NULL) == 0 &&
 				!strcmp(util_trim(have), want) && util_exists(dotconfig))) {
@@ -393,7 +393,8 @@ static int ensure_config(struct build *b, const char *log, char **missing)
 	unlink(path);
 	if (util_mkdir_p(b->outdir) < 0)
 		goto out;
-	if (util_exists(own)) {
+	has_own = util_exists(own);
+	if (has_own) {
 		/* A config range's state: its whole configuration is in the tree. */
 		info("build: the kernel config is the state's own %s", BUILD_STATE_CONFIG);
 		if (util_copy_file(own, dotconfig, NULL) < 0 ||
@@ -410,7 +411,7 @@ static int ensure_config(struct build *b, const char *log, char **missing)
 	/* What must survive: the state's own configuration (resolved from the
 	 * files it was made of, KCONFIG's options overridden there by choice),
 	 * else KCONFIG. */
-	if (util_read_file(util_exists(own) ? own : b->conf->kconfig, &frag, NULL) < 0 ||
+	if (util_read_file(has_own ? own : b->conf->kconfig, &frag, NULL) < 0 ||
 	    util_read_file(dotconfig, &cfg, NULL) < 0)
 		goto out;
 	if ((*missing = build_missing_options(frag, cfg))) {

@@ -162,7 +162,7 @@ static int commit_state(const struct tree *t, const char *parent, const struct k
 		msg = xasprintf("config: %s\n\nTbisect-Config: good\nTbisect-Patch: %s\n"
 				"Tbisect-Options: %d\n", subject, name, noptions);
 	memcpy(base, parent, 41);
-	r = tree_commit_file(t, base, BUILD_STATE_CONFIG, text, msg, id);
+	r = tree_commit_file(t, base, BUILD_STATE_CONFIG, text, msg, id, NULL);
 	free(msg);
 	free(text);
 	return r;
@@ -296,23 +296,18 @@ out:
 static int other_state(const struct tree *t, const struct tree_state *s, const struct kcfg *cfg,
 		       const char *fname, struct tree_state *o)
 {
-	char *text = kcfg_format(cfg), *rev, *msg;
+	char *text = kcfg_format(cfg), *msg;
 	int r;
 
 	memset(o, 0, sizeof(*o));
 	msg = xasprintf("config: state %d with OTHER_CONFIG %s\n\nTbisect-Config: other\n"
 			"Tbisect-State: %d\nTbisect-Patch: %s+%s\n", s->index, fname, s->index,
 			s->name, fname);
-	r = tree_commit_file(t, s->commit, BUILD_STATE_CONFIG, text, msg, o->commit);
+	r = tree_commit_file(t, s->commit, BUILD_STATE_CONFIG, text, msg, o->commit, o->treeid);
 	free(msg);
 	free(text);
 	if (r < 0)
 		return -1;
-	rev = xasprintf("%s^{tree}", o->commit);
-	r = tree_rev_parse(t->dir, rev, o->treeid);
-	free(rev);
-	if (r < 0)
-		return error("git rev-parse of %.12s's tree failed in %s", o->commit, t->dir);
 	o->index = s->index;
 	o->name = xasprintf("%s+%s", s->name, fname);
 	o->subject = xasprintf("%s (with OTHER_CONFIG %s)", s->subject, fname);

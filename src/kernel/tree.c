@@ -356,7 +356,7 @@ static struct tree_state *add_state(struct tree_range *r, int *alloc)
 }
 
 int tree_commit_file(const struct tree *t, const char *parent, const char *path, const char *data,
-		     const char *msg, char *id)
+		     const char *msg, char *id, char *treeid_out)
 {
 	char *tmp = xasprintf("%s/.git/tbisect-file.tmp", t->dir);
 	char *idx = xasprintf("%s/.git/tbisect-file.index", t->dir);
@@ -376,6 +376,8 @@ int tree_commit_file(const struct tree *t, const char *parent, const char *path,
 	    strlen(out) != 40)
 		goto fail;
 	memcpy(id, out, 41);
+	if (treeid_out)
+		memcpy(treeid_out, treeid, 41);
 	ret = 0;
 	goto out;
 fail:

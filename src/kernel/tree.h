@@ -109,9 +109,10 @@ int tree_revert(const struct tree *t, const char *bad, const char *culprit, char
 /* Commits, on commit parent (40 hex), parent's tree with the file path
  * (relative to the root) holding the text data, with message msg and
  * tbisect's fixed identity and dates; neither the work tree nor its index
- * is touched.  Its id into id (41 bytes).  0 or -1 (reported). */
+ * is touched.  Its id into id and its tree's into treeid (41 bytes each;
+ * treeid may be NULL).  0 or -1 (reported). */
 int tree_commit_file(const struct tree *t, const char *parent, const char *path, const char *data,
-		     const char *msg, char *id);
+		     const char *msg, char *id, char *treeid);
 /* Whether commit anc is an ancestor of (or is) commit desc: 1, 0, or -1
  * on error (reported). */
 int tree_is_ancestor(const struct tree *t, const char *anc, const char *desc);
