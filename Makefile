@@ -36,9 +36,9 @@ DEBS = linux-source-6.1 qemu-system-x86 git ccache dbench rt-tests iperf3 gnuplo
 all: tbisect build/tbisect-prof.so
 
 # The QEMU plugin profile loads (not linked into tbisect).
-build/tbisect-prof.so: src/guest/tbprof.c
+build/tbisect-prof.so: src/guest/tbprof.c src/guest/cachesim.c src/guest/cachesim.h
 	@mkdir -p build
-	$(CC) -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden -o $@ $<
+	$(CC) -O2 -Wall -Wextra -Werror -Isrc/base -Isrc/guest -shared -fPIC -fvisibility=hidden -o $@ src/guest/tbprof.c src/guest/cachesim.c
 
 tbisect: $(SRC) src/main.c $(HDR)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $(SRC) src/main.c $(LIBS)
@@ -65,6 +65,11 @@ build/simbench: $(LIBSRC) $(TESTSRC) tests/bench/simbench.c $(HDR)
 build/walk: tests/cache/walk.c
 	@mkdir -p build
 	$(CC) -O2 -g $(WARN) -o $@ $<
+
+# The same program for the guest (a custom benchmark, no libraries).
+build/walk-static: tests/cache/walk.c
+	@mkdir -p build
+	$(CC) -O2 -g $(WARN) -static -o $@ $<
 
 build/walk-model: $(LIBSRC) tests/cache/walk.c $(HDR)
 	@mkdir -p build
@@ -126,7 +131,7 @@ e2e: tbisect build/tbisect-asan
 
 test: deps
 	$(MAKE) -j$$(nproc) build/unit build/unit-asan tbisect build/tbisect-asan build/tbisect-prof.so fuzz-build \
-	  build/walk build/walk-model
+	  build/walk build/walk-model build/walk-static
 	@# The console formatter streams each line (the file one holds a suite back until it ends).
 	prove -v --formatter TAP::Formatter::Console tests/layers.t tests/unit.t tests/unit-asan.t tests/fuzz.t \
 	  tests/cachesim.t tests/e2e.t
@@ -143,6 +148,7 @@ bench: deps tbisect build/tbisect-prof.so build/simbench build/runbench
 	bash tests/bench/time-to-culprit.sh
 	bash tests/bench/cold-build.sh
 	bash tests/bench/config-range.sh
+	bash tests/bench/cost.sh
 
 clean:
 	rm -rf tbisect build

@@ -29,6 +29,9 @@
 #define CONF_MAX_BYTES (1 << 20)
 
 enum conf_mode { MODE_ICOUNT, MODE_WALLCLOCK };
+/* What a run's cost is judged in (COST): the benchmark's own figure, or
+ * the cache model's estimated cycles per unit of work (docs/cost.md). */
+enum conf_cost { COST_INSTRUCTIONS, COST_CYCLES };
 enum conf_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 
 struct conf {
@@ -64,6 +67,7 @@ struct conf {
 	long clients, seconds;
 	enum conf_mode mode;
 	enum conf_accel accel;
+	enum conf_cost cost;
 	long shift, smp, memory_mb, jobs;
 	long cgroup_depth;	/* cgroup levels tbench runs in, 0 = root */
 	long vms;		/* VMs at once in icount mode, 0 = cores */

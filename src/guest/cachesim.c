@@ -119,22 +119,38 @@ int cachesim_init(struct cachesim *cs, const struct cachesim_geom *g, int ncpu)
 	return 0;
 }
 
-void cachesim_access(struct cachesim *cs, int cpu, enum cachesim_kind kind, uint64_t addr,
-		     unsigned size)
+/* Looks line ln up for CPU cpu in l1, then in the last level on a miss:
+ * CACHESIM_HIT_L1, _HIT_LL or _MEMORY. */
+static int lookup(struct cachesim *cs, struct cachesim_cache *l1, uint64_t ln)
+{
+	if (cache_ref(l1, ln))
+		return CACHESIM_HIT_L1;
+	return cache_ref(&cs->ll, ln) ? CACHESIM_HIT_LL : CACHESIM_MEMORY;
+}
+
+/* Counts one access of kind acc (an _ACC counter) that went as far as level. */
+static void count(struct cachesim_cpu *p, enum cachesim_count acc, int level)
+{
+	p->n[acc]++;
+	if (level == CACHESIM_HIT_L1)
+		return;
+	p->n[acc + 1]++;
+	p->n[CACHESIM_LL_ACC]++;
+	p->n[CACHESIM_LL_MISS] += level == CACHESIM_MEMORY;
+}
+
+int cachesim_access(struct cachesim *cs, int cpu, enum cachesim_kind kind, uint64_t addr,
+		    unsigned size)
 {
 	struct cachesim_cpu *p = &cs->cpu[cpu];
 	struct cachesim_cache *l1 = kind == CACHESIM_FETCH ? &p->i1 : &p->d1;
-	enum cachesim_count acc = kind == CACHESIM_FETCH ? CACHESIM_I1_ACC : CACHESIM_D1_ACC;
 	unsigned shift = l1->line_shift;
 	uint64_t ln, last = (addr + (size ? size - 1 : 0)) >> shift;
-	int miss = 0, llmiss = 0, o;
+	int level = CACHESIM_HIT_L1, l, o;
 
-	p->n[acc]++;
 	for (ln = addr >> shift; ln <= last; ln++) {
-		if (!cache_ref(l1, ln)) {
-			miss = 1;
-			llmiss |= !cache_ref(&cs->ll, ln);
-		}
+		l = lookup(cs, l1, ln);
+		level = l > level ? l : level;
 		if (kind != CACHESIM_WRITE)
 			continue;
 		/* Coherence: the line is this CPU's alone now. */
@@ -142,11 +158,29 @@ void cachesim_access(struct cachesim *cs, int cpu, enum cachesim_kind kind, uint
 			if (o != cpu && (cache_drop(&cs->cpu[o].d1, ln) | cache_drop(&cs->cpu[o].i1, ln)))
 				p->n[CACHESIM_INVAL]++;
 	}
-	if (!miss)
-		return;
-	p->n[acc + 1]++;
-	p->n[CACHESIM_LL_ACC]++;
-	p->n[CACHESIM_LL_MISS] += llmiss;
+	count(p, kind == CACHESIM_FETCH ? CACHESIM_I1_ACC : CACHESIM_D1_ACC, level);
+	return level;
+}
+
+void cachesim_fetch(struct cachesim *cs, int cpu, uint64_t addr, unsigned size, unsigned insns,
+		    unsigned *l1_miss, unsigned *ll_miss)
+{
+	struct cachesim_cpu *p = &cs->cpu[cpu];
+	unsigned shift = p->i1.line_shift, lines = 0;
+	uint64_t ln, last = (addr + (size ? size - 1 : 0)) >> shift;
+	int l;
+
+	*l1_miss = *ll_miss = 0;
+	for (ln = addr >> shift; ln <= last; ln++) {
+		l = lookup(cs, &p->i1, ln);
+		count(p, CACHESIM_I1_ACC, l);
+		*l1_miss += l != CACHESIM_HIT_L1;
+		*ll_miss += l == CACHESIM_MEMORY;
+		lines++;
+	}
+	/* The block's other instructions fetch from lines it just brought in. */
+	if (insns > lines)
+		p->n[CACHESIM_I1_ACC] += insns - lines;
 }
 
 uint64_t cachesim_total(const struct cachesim *cs, enum cachesim_count k)
@@ -159,13 +193,22 @@ uint64_t cachesim_total(const struct cachesim *cs, enum cachesim_count k)
 	return sum;
 }
 
-double cachesim_cycles(const struct cachesim *cs, const struct cachesim_weights *w)
+double cachesim_cycles_of(const uint64_t n[CACHESIM_NCOUNT], const struct cachesim_weights *w)
 {
-	uint64_t acc = cachesim_total(cs, CACHESIM_I1_ACC) + cachesim_total(cs, CACHESIM_D1_ACC);
-	uint64_t m1 = cachesim_total(cs, CACHESIM_I1_MISS) + cachesim_total(cs, CACHESIM_D1_MISS);
-	uint64_t m2 = cachesim_total(cs, CACHESIM_LL_MISS);
+	uint64_t acc = n[CACHESIM_I1_ACC] + n[CACHESIM_D1_ACC];
+	uint64_t m1 = n[CACHESIM_I1_MISS] + n[CACHESIM_D1_MISS], m2 = n[CACHESIM_LL_MISS];
 
 	return (double)(acc - m1) * w->l1 + (double)(m1 - m2) * w->ll + (double)m2 * w->mem;
+}
+
+double cachesim_cycles(const struct cachesim *cs, const struct cachesim_weights *w)
+{
+	uint64_t n[CACHESIM_NCOUNT];
+	int k;
+
+	for (k = 0; k < CACHESIM_NCOUNT; k++)
+		n[k] = cachesim_total(cs, k);
+	return cachesim_cycles_of(n, w);
 }
 
 void cachesim_release(struct cachesim *cs)

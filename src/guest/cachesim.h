@@ -1,7 +1,7 @@
 /*
  * cachesim: a deterministic model of a memory hierarchy, for the cost
- * figure of issue 41 (to be fed by the guest plugin, one call per memory
- * access; not wired to it yet).  Per CPU an L1 instruction and an L1 data
+ * figure of issue 41, fed by the guest plugin (src/guest/tbprof.c, cache=on:
+ * one call per memory access and per translation block executed).  Per CPU an L1 instruction and an L1 data
  * cache, one last-level cache shared by all; each set-associative with LRU
  * replacement, write-allocate, lines of one size (64 bytes by default).
  * The last level is looked up on an L1 miss only, as Cachegrind does.  A
@@ -77,17 +77,32 @@ void cachesim_weights_default(struct cachesim_weights *w);
 /* 0, or -1 (reported) for a geometry whose sets or line are not powers of
  * two, or ncpu < 1. */
 int cachesim_init(struct cachesim *cs, const struct cachesim_geom *g, int ncpu);
+/* How far an access went. */
+enum cachesim_level_hit { CACHESIM_HIT_L1, CACHESIM_HIT_LL, CACHESIM_MEMORY };
+
 /* One access of size bytes at physical address addr by CPU cpu: each line
  * it touches is looked up (an access across a line boundary touches two,
- * counted as one access that misses when either does). */
-void cachesim_access(struct cachesim *cs, int cpu, enum cachesim_kind kind, uint64_t addr,
-		     unsigned size);
+ * counted as one access that misses when either does).  Returns how far
+ * it went (the farther of two lines). */
+int cachesim_access(struct cachesim *cs, int cpu, enum cachesim_kind kind, uint64_t addr,
+		    unsigned size);
+/* The instruction fetches of a straight run of insns instructions at addr,
+ * size bytes (a translation block): each line it covers is looked up once
+ * and counted as one fetch, the other instructions as fetches that hit.
+ * *l1_miss and *ll_miss get the lines missed in L1I and in the last level.
+ * Cachegrind looks up every instruction; the two differ only for an
+ * instruction across a line boundary (here a fetch of each line). */
+void cachesim_fetch(struct cachesim *cs, int cpu, uint64_t addr, unsigned size, unsigned insns,
+		    unsigned *l1_miss, unsigned *ll_miss);
 /* Counter k summed over the CPUs. */
 uint64_t cachesim_total(const struct cachesim *cs, enum cachesim_count k);
 /* Estimated cycles, as iai-callgrind counts them: L1 hits * w->l1 +
  * last-level hits * w->ll + last-level misses * w->mem, over instruction
  * fetches and data accesses of every CPU. */
 double cachesim_cycles(const struct cachesim *cs, const struct cachesim_weights *w);
+/* The same formula over counters n (one CPU's, a sum, or a difference of
+ * two runs' sums). */
+double cachesim_cycles_of(const uint64_t n[CACHESIM_NCOUNT], const struct cachesim_weights *w);
 void cachesim_release(struct cachesim *cs);
 
 #endif

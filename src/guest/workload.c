@@ -114,6 +114,21 @@ int workload_check_conf(const struct conf *c)
 	return error("bad value for BENCH (benchmark: %s): '%s'", workload_names(), c->bench);
 }
 
+/* COST = cycles: what is judged is the cache model's estimate, lower
+ * better; the benchmark's own figure is kept beside it. */
+static void judge_cost(struct workload *w, const struct conf *c)
+{
+	w->own_unit = xstrdup(w->unit);
+	w->own_lower_better = w->lower_better;
+	if (c->cost != COST_CYCLES)
+		return;
+	free(w->metric);
+	free(w->unit);
+	w->metric = xstrdup("estimated cycles (cache model)");
+	w->unit = xstrdup("cycles");
+	w->lower_better = 1;
+}
+
 int workload_init(struct workload *w, const struct conf *c)
 {
 	const struct builtin *b = find_builtin(c->bench);
@@ -137,6 +152,7 @@ int workload_init(struct workload *w, const struct conf *c)
 	}
 	if (compile_regex(w) < 0)
 		goto fail;
+	judge_cost(w, c);
 	return 0;
 fail:
 	free(w->regex);
@@ -191,6 +207,8 @@ int workload_lower(const struct conf *c)
 {
 	const struct builtin *b = find_builtin(c->bench);
 
+	if (c->cost == COST_CYCLES)
+		return 1;
 	return b ? b->lower_better : !strcmp(c->bench, "custom") && !strcmp(c->custom_better, "lower");
 }
 
@@ -214,6 +232,7 @@ void workload_release(struct workload *w)
 	free(w->name);
 	free(w->metric);
 	free(w->unit);
+	free(w->own_unit);
 	free(w->script);
 	free(w->regex);
 	memset(w, 0, sizeof(*w));

@@ -54,6 +54,12 @@ struct workload {
 	char *metric;		/* "throughput", "time", "average wakeup latency" */
 	char *unit;		/* "MB/s", "s", "Mbit/s", "ns" */
 	int lower_better;	/* 1: a higher figure is a regression */
+	/* metric, unit and lower_better describe the figure judged: with
+	 * COST = cycles the cache model's estimated cycles ("cycles", lower
+	 * better); the benchmark's own figure, which workload_parse() reads
+	 * and runs print beside it, keeps these: */
+	char *own_unit;
+	int own_lower_better;
 	int legacy;		/* tbench: images/init, no /bench/run */
 	char *script;		/* /bench/run's text (NULL for tbench) */
 	char *regex;		/* the figure is its first group */
@@ -87,7 +93,8 @@ int workload_parse(const struct workload *w, const char *output, double *v, char
  * its figure repeats exactly, but moves under unrelated perturbations by
  * as much as the changes it should judge (CUSTOM_SEEDED for custom). */
 int workload_seeded(const struct conf *c);
-/* Whether c's benchmark is better lower (1) or higher (0), without
+/* Whether c's figure judged is better lower (1) or higher (0): the
+ * benchmark's direction, or lower with COST = cycles; without
  * workload_init(); bench_params() hands it to the engine as
  * bisect_params.lower_better, whose bisect_worse() judges changes. */
 int workload_lower(const struct conf *c);

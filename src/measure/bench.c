@@ -1,5 +1,6 @@
 /* bench: the kernel states measured (targets), their measurement identity and keys, builds, and what is recorded for each. */
 #include "bench.h"
+#include "run.h"
 #include "image.h"
 #include "util.h"
 #include "vm.h"
@@ -36,11 +37,13 @@ int bench_init(struct bench *be, const struct conf *c, struct tree *tree,
 	path = xasprintf("%s/results.tsv", c->workdir);
 	store_init(&be->store, path);
 	free(path);
+	be->store.cycles = c->cost == COST_CYCLES;
 	/* The benchmark is known and its files are here before anything is
 	 * built; a build key can be made (gcc, the fragment): every lookup
 	 * relies on it. */
 	if (workload_init(&be->wl, c) < 0 || workload_check_host(&be->wl) < 0 ||
-	    store_load(&be->store) < 0 || probe_qemu(be) < 0 || build_key(&be->build, "", key) < 0) {
+	    store_load(&be->store) < 0 || probe_qemu(be) < 0 || build_key(&be->build, "", key) < 0 ||
+	    (c->cost == COST_CYCLES && bench_plugin_check(be, c->profile_plugin) < 0)) {
 		bench_release(be);
 		return -1;
 	}
@@ -162,6 +165,9 @@ void bench_identity(const struct conf *c, enum conf_accel accel, const char *qem
 		sbuf_addf(&sb, " bench=%s", c->bench);
 	if (!strcmp(c->bench, "custom"))
 		sbuf_addf(&sb, " regex=%s", c->custom_regex ? c->custom_regex : "");
+	/* Runs under the cache model are their own (they carry cycles). */
+	if (c->cost == COST_CYCLES)
+		sbuf_addf(&sb, " cost=cycles");
 	id->params = sbuf_detach(&sb);
 }
 
@@ -471,4 +477,58 @@ void bench_summary(struct bench *be, FILE *f)
 	if (be->build.obj_remote || be->build.obj_local || be->build.obj_cached)
 		fprintf(f, "objects: %ld compiled on distcc hosts, %ld here, %ld from ccache\n",
 			be->build.obj_remote, be->build.obj_local, be->build.obj_cached);
+}
+
+/* WORKDIR/profiles, made when missing; caller frees.  NULL on error. */
+char *bench_profile_dir(const struct bench *be)
+{
+	char *dir = xasprintf("%s/profiles", be->conf->workdir);
+
+	if (util_mkdir_p(dir) < 0) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+int bench_plugin_check(struct bench *be, const char *plugin)
+{
+	const char *argv[] = { be->conf->qemu, "-M", "none", "-display", "none", "-nodefaults",
+			       "-plugin", NULL, NULL };
+	char *dir, *probe = NULL, *arg = NULL, *text = NULL;
+	struct run_cmd cmd;
+	int st, ret = -1;
+
+	if (be->conf->mode != MODE_ICOUNT)
+		return error("profiles count instructions under TCG with QEMU's plugin; wall-clock "
+			     "runs may use KVM, which has none: profile the same kernels with "
+			     "tbisect -s MODE=icount profile ...");
+	if (!util_exists(plugin))
+		return error("no profiling plugin at %s: build it with make", plugin);
+	if (!(dir = bench_profile_dir(be)))
+		return -1;
+	probe = xasprintf("%s/probe", dir);
+	arg = xasprintf("%s,probe=%s", plugin, probe);
+	argv[7] = arg;
+	unlink(probe);
+	run_init(&cmd, argv);
+	cmd.timeout = 30;
+	cmd.stdout_path = "/dev/null";
+	cmd.stderr_null = 1;
+	st = run_exec(&cmd);
+	run_release(&cmd);
+	if (st != 0 || util_read_file(probe, &text, NULL) < 0 || strncmp(text, "api ", 4)) {
+		error("QEMU %s (%s) cannot load the plugin %s (%s): profiles and COST = cycles need "
+		      "QEMU 9.0 or later with TCG plugins; make deps installs 10.0 from "
+		      "bookworm-backports", be->conf->qemu, be->qemu.version, plugin,
+		      st ? run_strstatus(st) : "no answer");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(text);
+	free(arg);
+	free(probe);
+	free(dir);
+	return ret;
 }

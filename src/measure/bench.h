@@ -151,4 +151,14 @@ int bench_prepare(struct bench *be, int i, struct build_result *res);
 void bench_release(struct bench *be);
 
 
+/* WORKDIR/profiles (the plugin's files), made when missing; caller frees.
+ * NULL on error (reported). */
+char *bench_profile_dir(const struct bench *be);
+/* QEMU loads the plugin (a shared object) before anything is built, in
+ * icount mode: 0, or -1 (reported, naming the fix).  Wall-clock mode under
+ * KVM has no plugin: refused with the TCG command that profiles the same
+ * kernels.  bench_init() calls it for COST = cycles, profile through
+ * bench_profile_check(). */
+int bench_plugin_check(struct bench *be, const char *plugin);
+
 #endif

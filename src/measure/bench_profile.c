@@ -10,61 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-/* WORKDIR/profiles, made when missing; caller frees.  NULL on error. */
-static char *profile_dir(const struct bench *be)
-{
-	char *dir = xasprintf("%s/profiles", be->conf->workdir);
-
-	if (util_mkdir_p(dir) < 0) {
-		free(dir);
-		return NULL;
-	}
-	return dir;
-}
-
 int bench_profile_check(struct bench *be, const char *plugin)
 {
-	const char *argv[] = { be->conf->qemu, "-M", "none", "-display", "none", "-nodefaults",
-			       "-plugin", NULL, NULL };
-	char *dir, *probe = NULL, *arg = NULL, *text = NULL;
-	struct run_cmd cmd;
-	int st, ret = -1;
-
 	if (!be->wl.legacy)
 		return error("profiles are per tbench operation (its operation table is the unit of "
 			     "work); BENCH = %s has none: profile with BENCH = tbench", be->wl.name);
-	if (be->conf->mode != MODE_ICOUNT)
-		return error("profiles count instructions under TCG with QEMU's plugin; wall-clock "
-			     "runs may use KVM, which has none: profile the same kernels with "
-			     "tbisect -s MODE=icount profile ...");
-	if (!util_exists(plugin))
-		return error("no profiling plugin at %s: build it with make", plugin);
-	if (!(dir = profile_dir(be)))
-		return -1;
-	probe = xasprintf("%s/probe", dir);
-	arg = xasprintf("%s,probe=%s", plugin, probe);
-	argv[7] = arg;
-	unlink(probe);
-	run_init(&cmd, argv);
-	cmd.timeout = 30;
-	cmd.stdout_path = "/dev/null";
-	cmd.stderr_null = 1;
-	st = run_exec(&cmd);
-	run_release(&cmd);
-	if (st != 0 || util_read_file(probe, &text, NULL) < 0 || strncmp(text, "api ", 4)) {
-		error("QEMU %s (%s) cannot load the profiling plugin %s (%s): profiles need "
-		      "QEMU 9.0 or later with TCG plugins; make deps installs 10.0 from "
-		      "bookworm-backports", be->conf->qemu, be->qemu.version, plugin,
-		      st ? run_strstatus(st) : "no answer");
-		goto out;
-	}
-	ret = 0;
-out:
-	free(text);
-	free(arg);
-	free(probe);
-	free(dir);
-	return ret;
+	return bench_plugin_check(be, plugin);
 }
 
 /* The kernel's text symbols beside it in the cache (`nm -n`), made once:
@@ -241,7 +192,7 @@ int bench_profile(struct bench *be, int i, const char *plugin, struct bench_prof
 	if ((r = bench_prepare(be, i, &res)) != 0)
 		return r;
 	r = -1;
-	if (!(dir = profile_dir(be)) || !(p->symbols = kernel_symbols(res.vmlinux)) ||
+	if (!(dir = bench_profile_dir(be)) || !(p->symbols = kernel_symbols(res.vmlinux)) ||
 	    image_programs(&be->wl, &p->programs) < 0)
 		goto out;
 	/* Seeded SMP: every seed is its own exact run, as in the measurements. */

@@ -32,10 +32,9 @@ struct bench_profile {
 	char **programs;	/* the guest's user-space binaries (image_programs) */
 	int ran;		/* VM runs this call made */
 };
-/* Checks that QEMU loads the plugin (a shared object) before anything is
- * built: 0, or -1 (reported, naming the fix).  Wall-clock mode under KVM
- * has no plugin: refused with the TCG command that profiles the same
- * kernels. */
+/* Checks that the benchmark is tbench (its operation table is the unit of
+ * work) and that QEMU loads the plugin (bench_plugin_check()) before
+ * anything is built: 0, or -1 (reported, naming the fix). */
 int bench_profile_check(struct bench *be, const char *plugin);
 /* Profiles target i: 0 with p filled (release it), 1 when the target
  * cannot be built or booted, -1 on an error or interrupt. */

@@ -1,6 +1,7 @@
 /* bench_run: runs of prepared kernels in VMs, up to bench_parallel() at once, each recorded in the store. */
 #include "bench.h"
 #include "bench_run.h"
+#include "profile.h"
 #include "run.h"
 #include "util.h"
 #include "vm.h"
@@ -17,6 +18,7 @@ struct slot {
 	struct vm_opts o;
 	struct vm_job job;
 	char *log;
+	char *plugin;		/* COST = cycles: -plugin's argument */
 	double build_s;
 };
 
@@ -50,6 +52,12 @@ static int start_run(struct bench *be, struct slot *s, int i, int inflight)
 	s->o.icount = be->conf->mode == MODE_ICOUNT;
 	/* Run k of every state gets seed k: the states' samples are paired. */
 	s->o.seed = vm_seeded(be->conf) ? run : 0;
+	if (be->conf->cost == COST_CYCLES) {
+		/* A C call per block and per access: no inline operations
+		 * (they stop an SMP icount guest). */
+		s->plugin = xasprintf("%s,out=%s.cache,cache=on", be->conf->profile_plugin, s->log);
+		s->o.plugin = s->plugin;
+	}
 	info("run: %s, run %d, %s, elapsed %.0f s", t->label, run, bench_mode(be),
 	     util_now() - be->t_start);
 	if (vm_start(&s->o, &s->job) < 0) {
@@ -65,6 +73,7 @@ static void slot_release(struct slot *s)
 		vm_job_release(&s->job);
 	build_result_release(&s->res);
 	free(s->log);
+	free(s->plugin);
 	memset(s, 0, sizeof(*s));
 	s->i = -1;
 }
@@ -81,12 +90,57 @@ static const char *health_note(const struct vm_result *r, char *buf, size_t size
 	return buf;
 }
 
+/* COST = cycles: the estimated cycles of the run in the slot, from the
+ * plugin's counts beside its log, per unit of work: per tbench operation
+ * (the run's operation table), else per run (docs/cost.md).  0, or -1
+ * (reported). */
+static int run_cycles(const struct bench *be, const struct slot *s, const struct vm_result *r,
+		      double *cycles)
+{
+	struct cachesim_weights w;
+	struct profile_cache pc;
+	char *path = xasprintf("%s.cache", s->log), *text = NULL;
+	int ret = -1;
+
+	if (util_read_file(path, &text, NULL) < 0) {
+		error("the cache model wrote no counts (%s; console log: %s)", path, s->log);
+		goto out;
+	}
+	if (profile_cache_parse(&pc, text) < 0) {
+		error("in %s", path);
+		goto out_text;
+	}
+	cachesim_weights_default(&w);
+	*cycles = cachesim_cycles_of(profile_cache_cost(&pc), &w);
+	if (be->wl.legacy) {
+		if (r->ops <= 0) {
+			error("tbench printed no operation table: no cycles per operation (console "
+			      "log: %s)", s->log);
+			goto out_text;
+		}
+		*cycles /= (double)r->ops;
+	}
+	ret = 0;
+out_text:
+	free(text);
+out:
+	free(path);
+	return ret;
+}
+
+/* ", 1234 estimated cycles" or "". */
+static const char *cycles_note(double cycles, char *buf, size_t size)
+{
+	snprintf(buf, size, cycles >= 0 ? ", %.1f estimated cycles" : "", cycles);
+	return buf;
+}
+
 static int finish_run(struct bench *be, struct slot *s)
 {
 	struct bench_target *t = &be->t[s->i];
 	struct store_rec rec;
 	struct vm_result r;
-	char hn[256];
+	char hn[256], cn[64];
 	int ret = -1;
 
 	if (vm_finish(&s->job, &r) < 0) {
@@ -121,7 +175,10 @@ static int finish_run(struct bench *be, struct slot *s)
 	rec.kerrors = r.kerrors;
 	rec.kerror = r.kerror[0] ? r.kerror : "-";
 	rec.bench = be->wl.name;
+	rec.cycles = -1;
 	s->i = -1;	/* job released by vm_finish */
+	if (r.status == VM_OK && be->conf->cost == COST_CYCLES && run_cycles(be, s, &r, &rec.cycles) < 0)
+		goto out;
 	if (r.status == VM_NO_FIGURE) {
 		/* The regex or the command is wrong, not the kernel: nothing
 		 * is recorded, every state would read the same. */
@@ -137,9 +194,9 @@ static int finish_run(struct bench *be, struct slot *s)
 		goto out;
 	}
 	if (r.status == VM_OK)
-		info("run: %s: %.3f %s (%s; boot %.1f s, %s %.1f s)%s", t->label, r.value,
-		     be->wl.unit, bench_mode(be), r.boot_s, be->wl.name, r.bench_s,
-		     health_note(&r, hn, sizeof(hn)));
+		info("run: %s: %.3f %s%s (%s; boot %.1f s, %s %.1f s)%s", t->label, r.value,
+		     be->wl.own_unit, cycles_note(rec.cycles, cn, sizeof(cn)), bench_mode(be), r.boot_s,
+		     be->wl.name, r.bench_s, health_note(&r, hn, sizeof(hn)));
 	else
 		warning("run of %s failed: %s: %s (console log kept: %s)", t->label,
 			vm_status_name(r.status), r.reason, s->log);

@@ -509,3 +509,72 @@ void profile_table_release(struct profile_table *t)
 	free(t->index);
 	memset(t, 0, sizeof(*t));
 }
+
+/* "i1 ACC MISS" (or d1, ll) into n: 0, or -1 when it is not that. */
+static int cache_counts(const char *p, uint64_t n[CACHESIM_NCOUNT])
+{
+	static const char *const level[] = { "i1", "d1", "ll" };
+	char name[3], acc[24], miss[24];
+	long a, m;
+	int k, used = 0;
+
+	if (sscanf(p, "%2s %23s %23s%n", name, acc, miss, &used) != 3 || p[used] ||
+	    util_parse_long(acc, &a) < 0 || util_parse_long(miss, &m) < 0 || a < 0 || m < 0 ||
+	    m > a)
+		return -1;
+	for (k = 0; k < 3; k++)
+		if (!strcmp(name, level[k])) {
+			n[CACHESIM_I1_ACC + 2 * k] = (uint64_t)a;
+			n[CACHESIM_I1_MISS + 2 * k] = (uint64_t)m;
+			return 0;
+		}
+	return -1;
+}
+
+int profile_cache_parse(struct profile_cache *c, const char *text)
+{
+	const char *line = text;
+	int seen = 0, lineno = 0;
+
+	memset(c, 0, sizeof(*c));
+	while (line && *line) {
+		const char *end = strchr(line, '\n');
+		char buf[256], tail[128];
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		long w;
+		int used = 0, bad = 0;
+
+		lineno++;
+		if (len < sizeof(buf) && !strncmp(line, "# ", 2)) {
+			memcpy(buf, line, len);
+			buf[len] = '\0';
+			if (!strncmp(buf, "# cache ", 8) && strncmp(buf, "# cache inval", 13) &&
+			    strncmp(buf, "# cache geometry", 16)) {
+				bad = cache_counts(buf + 8, c->run) < 0;
+				seen++;
+			} else if (!strncmp(buf, "# windows ", 10)) {
+				bad = sscanf(buf + 10, "%ld%n", &w, &used) != 1 || w < 0;
+				c->windows = w;
+			} else if (sscanf(buf, "# window %ld all %127[^\n]", &w, tail) == 2) {
+				uint64_t n[CACHESIM_NCOUNT] = { 0 };
+				int k;
+
+				bad = cache_counts(tail, n) < 0;
+				for (k = 0; k < CACHESIM_NCOUNT; k++)
+					c->window[k] += n[k];
+			}
+			if (bad)
+				return error("plugin counts: line %d: malformed cache line '%s'", lineno,
+					     buf);
+		}
+		line = end ? end + 1 : NULL;
+	}
+	if (seen != 3)
+		return error("plugin counts: no cache counts (was the plugin run with cache=on?)");
+	return 0;
+}
+
+const uint64_t *profile_cache_cost(const struct profile_cache *c)
+{
+	return c->windows ? c->window : c->run;
+}

@@ -47,6 +47,8 @@
 #ifndef TBISECT_PROFILE_H
 #define TBISECT_PROFILE_H
 
+#include "cachesim.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -171,5 +173,22 @@ void profile_table_sort(struct profile_table *t);
 /* The sum of the rows' v[1] - v[0], for the check against the totals. */
 double profile_table_sum(const struct profile_table *t);
 void profile_table_release(struct profile_table *t);
+
+/* The cache model's counters in a plugin file written with cache=on
+ * (tbprof.c): the whole run's, and the sum of its windows' (every access
+ * a vCPU made while a window of its was open). */
+struct profile_cache {
+	uint64_t run[CACHESIM_NCOUNT];
+	uint64_t window[CACHESIM_NCOUNT];
+	long windows;		/* windows opened, 0 when the guest set none */
+};
+
+/* Reads the "# cache ...", "# windows N" and "# window W all ..." lines of
+ * text.  0, or -1 when it has no cache counts or a malformed one
+ * (reported). */
+int profile_cache_parse(struct profile_cache *c, const char *text);
+/* The cost of a run: the windows' counters when a window was opened,
+ * else the whole run's. */
+const uint64_t *profile_cache_cost(const struct profile_cache *c);
 
 #endif

@@ -48,7 +48,7 @@ static const struct field fields[] = {
 	{ "reason", F_STR, R(reason), 0, 0 },	{ "guest_cpus", F_LONG, R(guest_cpus), -1, 4096 },
 	{ "cgroup_depth", F_LONG, R(cgroup_depth), -1, 64 },	{ "qemu", F_STR, R(qemu), 0, 0 },
 	{ "kerrors", F_LONG, R(kerrors), -1, BIG },	{ "kerror", F_STR, R(kerror), 0, 0 },
-	{ "bench", F_STR, R(bench), 0, 0 },
+	{ "bench", F_STR, R(bench), 0, 0 },	{ "cycles", F_MBPS, R(cycles), -1, 1e15 },
 };
 #undef BIG
 #undef R
@@ -57,6 +57,7 @@ static const struct field fields[] = {
 #define NFIELDS_V1 17	/* the format before guest_cpus, cgroup_depth, qemu */
 #define NFIELDS_V2 20	/* the format before kerrors, kerror */
 #define NFIELDS_V3 22	/* the format before bench */
+#define NFIELDS_V4 23	/* the format before cycles */
 
 void store_init(struct store *s, const char *path)
 {
@@ -235,8 +236,10 @@ static int parse_line(char *line, struct store_rec *r)
 	r->kerrors = -1;
 	r->kerror = "-";
 	r->bench = "tbench";
+	r->cycles = -1;
 	for (k = 0; k < NFIELDS; k++) {
-		if (!p && (k == NFIELDS_V1 || k == NFIELDS_V2 || k == NFIELDS_V3))
+		if (!p && (k == NFIELDS_V1 || k == NFIELDS_V2 || k == NFIELDS_V3 ||
+			   k == NFIELDS_V4))
 			return 0;
 		if (!p || field_parse(r, &fields[k], strsep(&p, "\t")) < 0)
 			return -1;
@@ -412,8 +415,10 @@ int store_samples(const struct store *s, const char *key, double **v, int *nfail
 			(*nfail)++;
 			continue;
 		}
+		if (s->cycles && s->rec[i].cycles < 0)
+			continue;	/* not run under the model */
 		*v = xrealloc(*v, (size_t)(n + 1) * sizeof(double));
-		(*v)[n++] = s->rec[i].value;
+		(*v)[n++] = s->cycles ? s->rec[i].cycles : s->rec[i].value;
 	}
 	return n;
 }

@@ -10,8 +10,9 @@
  * torn tail never swallows the next record.  Lines of the format before
  * guest_cpus, cgroup_depth and qemu were added are read with 1, 0 and "-":
  * those guests had one CPU and no cgroups; their QEMU is not known.  Lines
- * from before kerrors and kerror are read with -1 and "-" (not known), and
- * lines from before bench with "tbench" (the only benchmark then).
+ * from before kerrors and kerror are read with -1 and "-" (not known),
+ * lines from before bench with "tbench" (the only benchmark then), and
+ * lines from before cycles with -1 (none).
  *
  *	struct store s;
  *	store_init(&s, path);
@@ -49,6 +50,8 @@ struct store_rec {
 				 * (vm_klog_counts()), -1 unknown */
 	char *kerror;		/* the first of them, "-" when none or unknown */
 	char *bench;		/* the benchmark (BENCH) that gave the figure */
+	double cycles;		/* COST = cycles: the cache model's estimated
+				 * cycles of the run (bench_run.h), -1 none */
 };
 
 struct store {
@@ -56,6 +59,8 @@ struct store {
 	struct store_rec *rec;
 	int n, alloc;
 	int torn;		/* corrupt lines ignored by the last load */
+	int cycles;		/* store_samples() reads the cycles column (set
+				 * by the caller for COST = cycles) */
 };
 
 void store_init(struct store *s, const char *path);
@@ -73,7 +78,8 @@ int store_append(struct store *s, const struct store_rec *rec);
 /* Formats rec as one line with checksum and newline; caller frees. */
 char *store_format(const struct store_rec *rec);
 /* Successful figures for key into *v (caller frees, may be NULL when
- * none); returns their count, failed runs into *nfail. */
+ * none), or with s->cycles their estimated cycles (a run without is
+ * passed over); returns their count, failed runs into *nfail. */
 int store_samples(const struct store *s, const char *key, double **v, int *nfail);
 void store_release(struct store *s);
 /* Writes the store as tsv (the file without its check column), csv

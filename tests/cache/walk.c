@@ -26,9 +26,28 @@
 #include "cachesim.h"
 static struct cachesim cs;
 #define TOUCH(base, off) ((void)(base), cachesim_access(&cs, 0, CACHESIM_READ, (off), 8), 0)
+#define WRITE(base, off) ((void)(base), cachesim_access(&cs, 0, CACHESIM_WRITE, (off), 8))
+#define MARK_ON()
+#define MARK_OFF()
 #else
 #define TOUCH(base, off) (*(volatile uint64_t *)((base) + (off)))
+#define WRITE(base, off) (*(volatile uint64_t *)((base) + (off)) = (off))
+/* tbprof's window markers (src/guest/tbprof.c): nopl 0x6e4f6274(%rax),
+ * "tbOn", and nopl 0x664f6274(%rax), "tbOf"; no-ops everywhere else. */
+#define MARK_ON() __asm__ volatile(".byte 0x0f,0x1f,0x80,0x74,0x62,0x4f,0x6e" ::: "memory")
+#define MARK_OFF() __asm__ volatile(".byte 0x0f,0x1f,0x80,0x74,0x62,0x4f,0x66" ::: "memory")
 #endif
+
+/* Writes every line of the buffer in order, before walk(): its pages are
+ * then mapped (a guest kernel zeroing a page on first touch would bring its
+ * lines in) and every run starts with the same lines cached. */
+__attribute__((noinline)) static void prepare(unsigned char *base)
+{
+	uint64_t off;
+
+	for (off = 0; off < BIG; off += 64)
+		WRITE(base, off);
+}
 
 __attribute__((noinline)) static uint64_t walk(const char *pattern, unsigned char *base)
 {
@@ -60,48 +79,77 @@ __attribute__((noinline)) static uint64_t walk(const char *pattern, unsigned cha
 	return sum;
 }
 
-int main(int argc, char **argv)
+static int known(const char *p)
 {
-	unsigned char *base = NULL;
+	return !strcmp(p, "seq") || !strcmp(p, "stride") || !strcmp(p, "hot") || !strcmp(p, "random");
+}
 
 #ifdef MODEL
-	if (argc == 2 && !strcmp(argv[1], "--geometry")) {
-		struct cachesim_geom g;
+int main(int argc, char **argv)
+{
+	struct cachesim_geom g;
+	uint64_t d1, dl;
 
+	cachesim_geom_default(&g);
+	if (argc == 2 && !strcmp(argv[1], "--geometry")) {
 		/* The default geometry in Cachegrind's options. */
-		cachesim_geom_default(&g);
 		printf("--I1=%lu,%u,%u --D1=%lu,%u,%u --LL=%lu,%u,%u\n", g.i1.size, g.i1.ways,
 		       g.i1.line, g.d1.size, g.d1.ways, g.d1.line, g.ll.size, g.ll.ways, g.ll.line);
 		return 0;
 	}
-#endif
-	if (argc < 2 || (strcmp(argv[1], "seq") && strcmp(argv[1], "stride") && strcmp(argv[1], "hot") &&
-			 strcmp(argv[1], "random"))) {
-		fprintf(stderr, "usage: walk seq|stride|hot|random\n");
+	if (argc != 2 || !known(argv[1])) {
+		fprintf(stderr, "usage: walk-model seq|stride|hot|random|--geometry\n");
 		return 2;
 	}
-#ifdef MODEL
-	{
-		struct cachesim_geom g;
-
-		cachesim_geom_default(&g);
-		if (cachesim_init(&cs, &g, 1) < 0)
-			return 2;
-		walk(argv[1], base);
-		printf("D1mr %llu\nDLmr %llu\n", (unsigned long long)cachesim_total(&cs, CACHESIM_D1_MISS),
-		       (unsigned long long)cachesim_total(&cs, CACHESIM_LL_MISS));
-		cachesim_release(&cs);
-	}
-#else
-	{
-		unsigned char *m = mmap(NULL, BIG + ALIGN, PROT_READ | PROT_WRITE,
-					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (m == MAP_FAILED)
-			return 2;
-		base = (unsigned char *)(((uintptr_t)m + ALIGN - 1) & ~(ALIGN - 1));
-		printf("%llu\n", (unsigned long long)walk(argv[1], base));
-	}
-#endif
+	if (cachesim_init(&cs, &g, 1) < 0)
+		return 2;
+	prepare(NULL);
+	d1 = cachesim_total(&cs, CACHESIM_D1_MISS);
+	dl = cachesim_total(&cs, CACHESIM_LL_MISS);
+	walk(argv[1], NULL);
+	/* walk()'s own misses, as Cachegrind's fn=walk has them. */
+	printf("D1mr %llu\nDLmr %llu\n",
+	       (unsigned long long)(cachesim_total(&cs, CACHESIM_D1_MISS) - d1),
+	       (unsigned long long)(cachesim_total(&cs, CACHESIM_LL_MISS) - dl));
+	cachesim_release(&cs);
 	return 0;
 }
+#else
+/*
+ * walk PATTERN: one pattern, natively (under Cachegrind).
+ * walk SECONDS CLIENTS: tbisect's custom benchmark (/bench/custom) in the
+ * guest: seq, stride and random, each walk() in a window of its own
+ * (windows 1, 2 and 3 of the plugin), then "walk: 3 patterns".
+ */
+int main(int argc, char **argv)
+{
+	static const char *const guest[] = { "seq", "stride", "random" };
+	unsigned char *m, *base;
+	int k;
+
+	if (argc < 2 || (!known(argv[1]) && !(argc == 3 && argv[1][0] >= '0' && argv[1][0] <= '9'))) {
+		fprintf(stderr, "usage: walk seq|stride|hot|random, or walk SECONDS CLIENTS\n");
+		return 2;
+	}
+	m = mmap(NULL, BIG + ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return 2;
+	base = (unsigned char *)(((uintptr_t)m + ALIGN - 1) & ~(ALIGN - 1));
+	if (known(argv[1])) {
+		prepare(base);
+		printf("%llu\n", (unsigned long long)walk(argv[1], base));
+		return 0;
+	}
+	for (k = 0; k < 3; k++) {
+		uint64_t sum;
+
+		prepare(base);
+		MARK_ON();
+		sum = walk(guest[k], base);
+		MARK_OFF();
+		printf("walk: %s %llu\n", guest[k], (unsigned long long)sum);
+	}
+	printf("walk: 3 patterns\n");
+	return 0;
+}
+#endif

@@ -374,6 +374,7 @@ static struct store_rec mkrec(double mbps, int ok)
 	r.reason = ok ? "-" : "panic";
 	r.clients = 2;
 	r.seconds = 2;
+	r.cycles = -1;
 	return r;
 }
 
@@ -406,17 +407,25 @@ static void test_store_v1(void)
 	r.kerrors = 3;
 	r.kerror = "ACPI Error: AE_BAD_PARAMETER";
 	r.bench = "hackbench";
+	r.cycles = 123456.5;
 	line = store_format(&r);
 	store_init(&s, "mem");
 	CHECK(store_parse(&s, line, strlen(line)) == 0 && s.n == 1);
 	CHECK(s.n == 1 && s.rec[0].guest_cpus == 2 && s.rec[0].cgroup_depth == 3 &&
 	      !strcmp(s.rec[0].qemu, "10.0") && s.rec[0].kerrors == 3 &&
 	      !strcmp(s.rec[0].kerror, "ACPI Error: AE_BAD_PARAMETER") &&
-	      !strcmp(s.rec[0].bench, "hackbench"));
+	      !strcmp(s.rec[0].bench, "hackbench") && s.rec[0].cycles == 123456.5);
 	store_release(&s);
 	/* The same record as the formats before wrote it: one column fewer
-	 * (before bench), three (before kerrors), then six (before guest_cpus). */
+	 * (before cycles), two (before bench), four (before kerrors), then
+	 * seven (before guest_cpus). */
 	*strrchr(line, '\t') = '\0';	/* the checksum */
+	old = older_line(line, 1);
+	store_init(&s, "mem");
+	CHECK(store_parse(&s, old, strlen(old)) == 0 && s.n == 1 && s.torn == 0);
+	CHECK(s.n == 1 && s.rec[0].cycles == -1 && !strcmp(s.rec[0].bench, "hackbench"));
+	store_release(&s);
+	free(old);
 	old = older_line(line, 1);
 	store_init(&s, "mem");
 	CHECK(store_parse(&s, old, strlen(old)) == 0 && s.n == 1 && s.torn == 0);
@@ -438,6 +447,69 @@ static void test_store_v1(void)
 	store_release(&s);
 	free(old);
 	free(line);
+}
+
+/* COST = cycles: samples are the cycles column, of the runs that have it. */
+static void test_store_cycles(void)
+{
+	struct store_rec r = mkrec(101.25, 1);
+	struct store s;
+	char *l1, *l2, *l3, *text;
+	double *v;
+	int nf;
+
+	l1 = store_format(&r);
+	r.cycles = 5e7;
+	l2 = store_format(&r);
+	r.ok = 0;
+	l3 = store_format(&r);
+	text = xasprintf("%s%s%s", l1, l2, l3);
+	store_init(&s, "mem");
+	CHECK(store_parse(&s, text, strlen(text)) == 0 && s.n == 3);
+	CHECK(store_samples(&s, r.key, &v, &nf) == 2 && nf == 1 && v[0] == 101.25 && v[1] == 101.25);
+	free(v);
+	s.cycles = 1;
+	CHECK(store_samples(&s, r.key, &v, &nf) == 1 && nf == 1 && v[0] == 5e7);
+	free(v);
+	store_release(&s);
+	free(text);
+	free(l1);
+	free(l2);
+	free(l3);
+}
+
+/* The plugin's cache lines (tbprof.c, cache=on): the run's counts, the
+ * windows' "all" counts summed (not their "user" ones), and the cost
+ * taken from the windows when there are any. */
+static void test_profile_cache(void)
+{
+	const char *text = "ffffffff81000000 10 m=1,2,3\n# total 10\n# translations 1\n"
+			   "# cache i1 1000 10\n# cache d1 500 50\n# cache ll 60 20\n"
+			   "# cache inval 0\n# cache geometry 32768/8/64 32768/8/64 8388608/16/64\n"
+			   "# windows 2\n# window 1 all i1 100 1\n# window 1 all d1 40 4\n"
+			   "# window 1 all ll 5 2\n# window 1 user i1 90 1\n# window 1 user d1 30 3\n"
+			   "# window 1 user ll 4 2\n# window 2 all i1 10 0\n# window 2 all d1 4 1\n"
+			   "# window 2 all ll 1 1\n";
+	struct cachesim_weights w = { 1, 5, 35 };
+	struct profile_cache c;
+	char *bad;
+
+	CHECK(profile_cache_parse(&c, text) == 0);
+	CHECK(c.run[CACHESIM_I1_ACC] == 1000 && c.run[CACHESIM_D1_MISS] == 50 &&
+	      c.run[CACHESIM_LL_MISS] == 20);
+	CHECK(c.windows == 2 && c.window[CACHESIM_I1_ACC] == 110 && c.window[CACHESIM_D1_ACC] == 44 &&
+	      c.window[CACHESIM_D1_MISS] == 5 && c.window[CACHESIM_LL_MISS] == 3);
+	/* 154 accesses, 6 L1 misses, 3 from memory: 148 + 3 * 5 + 3 * 35. */
+	CHECK(cachesim_cycles_of(profile_cache_cost(&c), &w) == 148 + 15 + 105);
+	/* Without windows the whole run: 1500 accesses, 60 misses, 20 from memory. */
+	CHECK(profile_cache_parse(&c, "# cache i1 1000 10\n# cache d1 500 50\n# cache ll 60 20\n") == 0);
+	CHECK(cachesim_cycles_of(profile_cache_cost(&c), &w) == 1440 + 40 * 5 + 20 * 35);
+	CHECK(profile_cache_parse(&c, "# total 10\n") < 0);	/* no cache=on */
+	bad = xstrdup(text);
+	memcpy(strstr(bad, "d1 500 50"), "d1 50 500", 9);	/* more misses than accesses */
+	CHECK(profile_cache_parse(&c, bad) < 0);
+	free(bad);
+	CHECK(profile_cache_parse(&c, "# cache i1 1000 10\n# cache d1 5x0 50\n# cache ll 60 20\n") < 0);
 }
 
 static void test_store(void)
@@ -1398,12 +1470,13 @@ static void test_export_csv(void)
 	CHECK(csv_parse(&p, text, strlen(text), csv_field, csv_row, &rows) == strlen(text));
 	CHECK(csv_fini(&p, csv_field, csv_row, &rows) == 0);
 	CHECK(rows.row == 4);
-	CHECK(rows.nf[0] == 23 && !strcmp(rows.field[0][3], "subject"));
-	CHECK(rows.nf[0] == 23 && !strcmp(rows.field[0][17], "guest_cpus") &&
+	CHECK(rows.nf[0] == 24 && !strcmp(rows.field[0][3], "subject"));
+	CHECK(rows.nf[0] == 24 && !strcmp(rows.field[0][17], "guest_cpus") &&
 	      !strcmp(rows.field[0][19], "qemu") && !strcmp(rows.field[0][20], "kerrors") &&
-	      !strcmp(rows.field[0][21], "kerror") && !strcmp(rows.field[0][22], "bench"));
+	      !strcmp(rows.field[0][21], "kerror") && !strcmp(rows.field[0][22], "bench") &&
+	      !strcmp(rows.field[0][23], "cycles"));
 	for (i = 1; i < rows.row; i++) {
-		CHECK(rows.nf[i] == 23);
+		CHECK(rows.nf[i] == 24);
 		CHECK(rows.field[i][3] && !strcmp(rows.field[i][3], s.rec[i - 1].subject));
 		CHECK(rows.field[i][4] && !strcmp(rows.field[i][4], i == 2 ? "failed" : "ok"));
 	}
@@ -1433,7 +1506,8 @@ static void test_export_jsonl(void)
 		o = json_loads(line, 0, &err);
 		CHECK(o != NULL);
 		if (o && n < s.n) {
-			CHECK(json_object_size(o) == 23);
+			CHECK(json_object_size(o) == 24);
+			CHECK(json_real_value(json_object_get(o, "cycles")) == s.rec[n].cycles);
 			CHECK(!strcmp(json_string_value(json_object_get(o, "bench")), s.rec[n].bench));
 			CHECK(json_integer_value(json_object_get(o, "kerrors")) == s.rec[n].kerrors);
 			CHECK(json_integer_value(json_object_get(o, "guest_cpus")) == s.rec[n].guest_cpus);
@@ -2678,9 +2752,29 @@ static void test_cachesim(void)
 	CHECK(cachesim_total(&cs, CACHESIM_D1_MISS) == 2048 + 128 + 1);
 	/* Instructions have their own L1: a fetch of a line the data side
 	 * holds misses there, and hits the last level. */
-	cachesim_access(&cs, 0, CACHESIM_FETCH, 0x900000, 4);
+	CHECK(cachesim_access(&cs, 0, CACHESIM_FETCH, 0x900000, 4) == CACHESIM_HIT_LL);
 	CHECK(cachesim_total(&cs, CACHESIM_I1_MISS) == 1);
 	CHECK(cachesim_total(&cs, CACHESIM_LL_MISS) == 1024 + 128 + 1);	/* the straddling access: one */
+	cachesim_release(&cs);
+
+	/* What an access returns, and a block's fetches: 10 instructions over
+	 * 100 bytes from 0x20030 cover 3 lines, one fetch each that misses,
+	 * and 7 fetches that hit; run again, all 10 hit. */
+	CHECK(cachesim_init(&cs, &g, 1) == 0);
+	CHECK(cachesim_access(&cs, 0, CACHESIM_READ, 0x10000, 8) == CACHESIM_MEMORY);
+	CHECK(cachesim_access(&cs, 0, CACHESIM_READ, 0x10008, 8) == CACHESIM_HIT_L1);
+	{
+		unsigned m1, m2;
+
+		cachesim_fetch(&cs, 0, 0x20030, 100, 10, &m1, &m2);
+		CHECK(m1 == 3 && m2 == 3);
+		CHECK(cachesim_total(&cs, CACHESIM_I1_ACC) == 10);
+		CHECK(cachesim_total(&cs, CACHESIM_I1_MISS) == 3);
+		cachesim_fetch(&cs, 0, 0x20030, 100, 10, &m1, &m2);
+		CHECK(m1 == 0 && m2 == 0);
+		CHECK(cachesim_total(&cs, CACHESIM_I1_ACC) == 20);
+		CHECK(cachesim_total(&cs, CACHESIM_LL_MISS) == 1 + 3);
+	}
 	cachesim_release(&cs);
 
 	/* LRU, exactly: 2 sets of 2 ways; lines 0, 2 and 4 share set 0.  A B A
@@ -2766,7 +2860,8 @@ static const struct {
 	{ "culprits: icount lists changes above the floor, under the threshold marked small", test_culprits_floor },
 	{ "bisect: other steps its probes straddle are noted, by culprits' rule", test_bisect_other_changes },
 	{ "vm: guest CPU count and cgroup depth parsed; a mismatch with SMP fails the run", test_guest_check },
-	{ "store: a line of the format before guest_cpus reads as 1 CPU, depth 0, QEMU unknown", test_store_v1 },
+	{ "store: lines of the formats before cycles, bench, kerrors and guest_cpus read with their defaults", test_store_v1 },
+	{ "store: with cycles set, samples are the runs' estimated cycles, runs without passed over", test_store_cycles },
 	{ "vm: QEMU version parsed strictly; SMP under icount refused before QEMU 8.1", test_qemu_version },
 	{ "bench: icount with SMP > 1 is seeded, judged by the statistical rule, keyed apart", test_seeded },
 	{ "check: verdicts, baseline format, incompatibility, JUnit", test_check },
@@ -2788,7 +2883,8 @@ static const struct {
 	{ "progress: count, percent, elapsed and time left; unknown and overrun counts", test_progress_format },
 	{ "build: history keeps full compiles, builds served from ccache and incremental ones apart", test_build_history },
 	{ "plot: the title names the largest changes, largest first", test_plot_largest },
-	{ "cachesim: misses of sequential, strided, straddling and LRU patterns; false sharing between two CPUs; cycles; bad geometries", test_cachesim },
+	{ "cachesim: misses of sequential, strided, straddling and LRU patterns; a block's fetches; false sharing between two CPUs; cycles; bad geometries", test_cachesim },
+	{ "profile: the plugin's cache counts, windows summed, the cost from the windows or the whole run; malformed counts refused", test_profile_cache },
 };
 
 int main(void)
