@@ -643,6 +643,11 @@ tb -s COST=cycles bisect 4 5
 cyc=$(sed -n 's/^estimated cycles (cache model): \([0-9.]*\) cycles at the culprit, \([0-9.]*\) cycles at its parent 4 .*: \(+[0-9.]*%\) (lower is better)$/\2 -> \1 \3/p' "$T/out")
 check "COST = cycles: bisect 4 5 names hrtick on estimated cycles per operation (${cyc:-none}), exit $st" \
   test "$st" = 0 -a -n "$(grep "^first bad state: 5 " "$T/out")" -a -n "$cyc"
+# Its "why" profiles the two states under the model too: each function's
+# cache misses per operation beside its instructions.
+wm=$(grep -c "^  [^ ].* L1D misses [-+][0-9.]*, last level [-+][0-9.]*$" "$T/out")
+check "COST = cycles: the culprit's why ranks functions by estimated cycles, with L1 data and last-level misses per operation ($wm rows)" \
+  test -n "$(grep "^why: .*the largest changes in estimated cycles (instructions, share; cache misses per operation):" "$T/out")" -a "$wm" -ge 5
 c4=$(sed -n 's/^tbisect: run: 4 .*: \([0-9.]*\) MB\/s, [0-9.]* estimated cycles .*/\1/p' "$T/out" | sort -u | tr '\n' ' ')
 c5=$(sed -n 's/^tbisect: run: 5 .*: \([0-9.]*\) MB\/s, [0-9.]* estimated cycles .*/\1/p' "$T/out" | sort -u | tr '\n' ' ')
 check "COST = cycles: the runs under the model give tbench's own MB/s, as without it (4: $c4 against $v4; 5: $c5 against $v5)" \

@@ -127,13 +127,21 @@ static void print_text(struct bench *be, const int idx[2], const struct bench_pr
 	free(mbps[1]);
 	printf("total: %.1f -> %.1f instructions/op, change %+.1f (%+.2f%%)\n", t->total[0],
 	       t->total[1], change, t->total[0] ? 100 * change / t->total[0] : 0);
-	printf("  %-36s %12s %12s %12s %8s\n", "function", "A/op", "B/op", "delta", "share");
+	if (t->misses)
+		printf("cache misses per operation (COST = cycles); rows by the change of their "
+		       "estimated cycles\n");
+	printf("  %-36s %12s %12s %12s %8s%s\n", "function", "A/op", "B/op", "delta", "share",
+	       t->misses ? "   L1D A/op   L1D B/op    LL A/op    LL B/op" : "");
 	for (i = 0; i < t->n && i < top; i++) {
 		const struct profile_row *r = &t->row[i];
 		double d = r->v[1] - r->v[0];
 
-		printf("  %-36s %12.2f %12.2f %+12.2f %7.1f%%\n", r->function, r->v[0], r->v[1], d,
+		printf("  %-36s %12.2f %12.2f %+12.2f %7.1f%%", r->function, r->v[0], r->v[1], d,
 		       change ? 100 * d / change : 0);
+		if (t->misses)
+			printf(" %10.2f %10.2f %10.2f %10.2f", r->m[0][0], r->m[1][0], r->m[0][1],
+			       r->m[1][1]);
+		putchar('\n');
 	}
 	if (t->n > top)
 		printf("  ... %d more rows (--top N, --format tsv)\n", t->n - top);
@@ -146,14 +154,20 @@ static void print_tsv(const struct profile_table *t)
 	double change = t->total[1] - t->total[0];
 	int i;
 
-	printf("function\ta_per_op\tb_per_op\tdelta\tshare\n");
+	printf("function\ta_per_op\tb_per_op\tdelta\tshare%s\n",
+	       t->misses ? "\ta_l1d_misses_per_op\tb_l1d_misses_per_op\ta_ll_misses_per_op"
+			   "\tb_ll_misses_per_op" : "");
 	for (i = 0; i < t->n; i++) {
 		const struct profile_row *r = &t->row[i];
 
-		printf("%s\t%.3f\t%.3f\t%.3f\t%.6f\n", r->function, r->v[0], r->v[1], r->v[1] - r->v[0],
+		printf("%s\t%.3f\t%.3f\t%.3f\t%.6f", r->function, r->v[0], r->v[1], r->v[1] - r->v[0],
 		       change ? (r->v[1] - r->v[0]) / change : 0);
+		if (t->misses)
+			printf("\t%.3f\t%.3f\t%.3f\t%.3f", r->m[0][0], r->m[1][0], r->m[0][1], r->m[1][1]);
+		putchar('\n');
 	}
-	printf("[total]\t%.3f\t%.3f\t%.3f\t%.6f\n", t->total[0], t->total[1], change, change ? 1.0 : 0.0);
+	printf("[total]\t%.3f\t%.3f\t%.3f\t%.6f%s\n", t->total[0], t->total[1], change,
+	       change ? 1.0 : 0.0, t->misses ? "\t\t\t\t" : "");
 }
 
 static int print_json(struct bench *be, const int idx[2], const struct bench_profile *p,
@@ -167,9 +181,16 @@ static int print_json(struct bench *be, const int idx[2], const struct bench_pro
 	for (i = 0; i < t->n; i++) {
 		const struct profile_row *r = &t->row[i];
 
-		json_array_append_new(rows, json_pack("{s:s, s:f, s:f, s:f}", "function", r->function,
-						      "a_per_op", r->v[0], "b_per_op", r->v[1],
-						      "delta", r->v[1] - r->v[0]));
+		json_t *row = json_pack("{s:s, s:f, s:f, s:f}", "function", r->function, "a_per_op",
+					r->v[0], "b_per_op", r->v[1], "delta", r->v[1] - r->v[0]);
+
+		if (t->misses) {
+			json_object_set_new(row, "a_l1d_misses_per_op", json_real(r->m[0][0]));
+			json_object_set_new(row, "b_l1d_misses_per_op", json_real(r->m[1][0]));
+			json_object_set_new(row, "a_ll_misses_per_op", json_real(r->m[0][1]));
+			json_object_set_new(row, "b_ll_misses_per_op", json_real(r->m[1][1]));
+		}
+		json_array_append_new(rows, row);
 	}
 	json_object_set_new(o, "a", json_string(bench_label(be, idx[0])));
 	json_object_set_new(o, "b", json_string(bench_label(be, idx[1])));

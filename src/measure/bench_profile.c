@@ -78,7 +78,8 @@ static int profiled_start(struct bench *be, const struct build_result *res, long
 	/* QEMU 10.0.2 stops an icount guest of 2 or more vCPUs whose blocks
 	 * carry inline plugin operations ("Bad icount read"); a C call per
 	 * block runs it, the same counts. */
-	p->arg = xasprintf("%s,out=%s%s", plugin, p->counts, be->conf->smp > 1 ? ",mode=cb" : "");
+	p->arg = xasprintf("%s,out=%s%s%s", plugin, p->counts, be->conf->smp > 1 ? ",mode=cb" : "",
+			   be->conf->cost == COST_CYCLES ? ",cache=on" : "");
 	unlink(p->counts);
 	vm_opts_init(&p->o, be->conf);
 	p->o.kernel = res->vmlinux;

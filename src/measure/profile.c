@@ -108,6 +108,36 @@ void profile_syms_release(struct profile_syms *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* A line's " m=I1,D1,LL" tail (cache=on), which *end then leaves out:
+ * 1 with miss[] set, 0 when the line has none, -1 when it is malformed. */
+static int parse_misses(const char *line, const char **end, uint64_t miss[3])
+{
+	const char *m = NULL, *q;
+	char num[24];
+	int k;
+
+	for (q = line; q + 3 <= *end; q++)
+		if (!memcmp(q, " m=", 3))
+			m = q;
+	if (!m)
+		return 0;
+	for (q = m + 3, k = 0; k < 3; k++) {
+		const char *e = k < 2 ? memchr(q, ',', (size_t)(*end - q)) : *end;
+		long v;
+
+		if (!e || e == q || (size_t)(e - q) >= sizeof(num))
+			return -1;
+		memcpy(num, q, (size_t)(e - q));
+		num[e - q] = '\0';
+		if (util_parse_long(num, &v) < 0 || v < 0)
+			return -1;
+		miss[k] = (uint64_t)v;
+		q = e + 1;
+	}
+	*end = m;
+	return 1;
+}
+
 int profile_counts_parse(struct profile_counts *c, const char *text)
 {
 	const char *p = text;
@@ -130,10 +160,16 @@ int profile_counts_parse(struct profile_counts *c, const char *text)
 			c->total = (uint64_t)v;
 			have_total = 1;
 		} else if (*p != '#' && len) {
-			uint64_t a;
+			uint64_t a, miss[3];
 
 			const char *end = p + len, *code;
 			size_t ncode;
+			int has_miss = parse_misses(p, &end, miss);
+
+			if (has_miss < 0)
+				return error("profile line %d: bad misses", line);
+			if (c->n && has_miss != (c->miss != NULL))
+				return error("profile line %d: misses on some lines only", line);
 
 			sp = memchr(p, ' ', len);
 			if (!sp || parse_hex(p, (size_t)(sp - p), &a) < 0)
@@ -152,12 +188,16 @@ int profile_counts_parse(struct profile_counts *c, const char *text)
 				c->insns = xrealloc(c->insns, (size_t)alloc * sizeof(*c->insns));
 				c->code = xrealloc(c->code, (size_t)alloc * sizeof(*c->code));
 				c->code_len = xrealloc(c->code_len, (size_t)alloc * sizeof(*c->code_len));
+				if (has_miss)
+					c->miss = xrealloc(c->miss, (size_t)alloc * sizeof(*c->miss));
 			}
 			if (c->n && a <= c->addr[c->n - 1])
 				return error("profile line %d: addresses out of order", line);
 			if (parse_code(code ? code + 1 : end, ncode, c->code[c->n], &c->code_len[c->n]) < 0)
 				return error("profile line %d: bad code bytes", line);
 			c->addr[c->n] = a;
+			if (has_miss)
+				memcpy(c->miss[c->n], miss, sizeof(miss));
 			c->insns[c->n++] = (uint64_t)v;
 			sum += (uint64_t)v;
 		}
@@ -176,6 +216,7 @@ void profile_counts_release(struct profile_counts *c)
 	free(c->insns);
 	free(c->code);
 	free(c->code_len);
+	free(c->miss);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -438,7 +479,12 @@ static void add_run(struct profile_table *t, int col, const struct profile_syms 
 			r = row_of(t, fn);
 		prev = fn;
 		r->d[col] += sign * (int64_t)c->insns[i];
+		if (c->miss) {
+			r->dm[col][0] += sign * (int64_t)c->miss[i][1];
+			r->dm[col][1] += sign * (int64_t)c->miss[i][2];
+		}
 	}
+	t->misses |= c->miss != NULL;
 }
 
 int profile_table_add(struct profile_table *t, int col, const struct profile_syms *syms,
@@ -457,10 +503,24 @@ int profile_table_add(struct profile_table *t, int col, const struct profile_sym
 	return 0;
 }
 
-static int by_change(const void *a, const void *b)
+double profile_row_cycles(const struct profile_row *r, int col)
+{
+	return r->v[col] + 4 * r->m[col][0] + 30 * r->m[col][1];
+}
+
+/* The change a row is sorted by: instructions, or with misses
+ * (cycles != 0) estimated cycles. */
+static double row_change(const struct profile_row *r, int cycles)
+{
+	return fabs(cycles ? profile_row_cycles(r, 1) - profile_row_cycles(r, 0) : r->v[1] - r->v[0]);
+}
+
+/* Largest change first (qsort_r: arg points to the table's misses). */
+static int by_change(const void *a, const void *b, void *arg)
 {
 	const struct profile_row *x = a, *y = b;
-	double dx = fabs(x->v[1] - x->v[0]), dy = fabs(y->v[1] - y->v[0]);
+	int cycles = *(const int *)arg;
+	double dx = row_change(x, cycles), dy = row_change(y, cycles);
 
 	if (dx != dy)
 		return dx < dy ? 1 : -1;
@@ -475,18 +535,22 @@ void profile_table_sort(struct profile_table *t)
 	for (i = 0; i < t->n; i++) {
 		struct profile_row *r = &t->row[i];
 
-		if (!r->d[0] && !r->d[1]) {	/* the same in both runs of both states */
+		if (!r->d[0] && !r->d[1] && !r->dm[0][0] && !r->dm[1][0] && !r->dm[0][1] &&
+		    !r->dm[1][1]) {	/* the same in both runs of both states */
 			free(r->function);
 			continue;
 		}
-		for (k = 0; k < 2; k++)
+		for (k = 0; k < 2; k++) {
 			r->v[k] = t->work[k] > 0 ? (double)r->d[k] / t->work[k] : 0;
+			r->m[k][0] = t->work[k] > 0 ? (double)r->dm[k][0] / t->work[k] : 0;
+			r->m[k][1] = t->work[k] > 0 ? (double)r->dm[k][1] / t->work[k] : 0;
+		}
 		t->row[n++] = *r;
 	}
 	t->n = n;
 	for (k = 0; k < 2; k++)
 		t->total[k] = t->work[k] > 0 ? (double)t->insns[k] / t->work[k] : 0;
-	qsort(t->row, (size_t)t->n, sizeof(*t->row), by_change);
+	qsort_r(t->row, (size_t)t->n, sizeof(*t->row), by_change, &t->misses);
 }
 
 double profile_table_sum(const struct profile_table *t)

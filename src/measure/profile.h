@@ -80,12 +80,15 @@ struct profile_counts {
 	uint64_t *insns;
 	unsigned char (*code)[PROFILE_CODE];	/* a user block's first bytes */
 	unsigned char *code_len;		/* 0 for a kernel block */
+	uint64_t (*miss)[3];	/* cache=on (" m=I1,D1,LL"): the block's misses in L1I,
+				 * L1D and the last level; NULL without */
 	int n;
 	uint64_t total;		/* the plugin's "# total" line */
 };
 
-/* The plugin's file: "ADDR INSNS [CODE]" lines, "# total N".  0, or -1 on
- * a malformed line or a total that is not the sum (reported). */
+/* The plugin's file: "ADDR INSNS [CODE] [m=I1,D1,LL]" lines, "# total N".
+ * 0, or -1 on a malformed line, a file where some lines have misses and
+ * others not, or a total that is not the sum (reported). */
 int profile_counts_parse(struct profile_counts *c, const char *text);
 void profile_counts_release(struct profile_counts *c);
 
@@ -142,6 +145,9 @@ struct profile_row {
 	char *function;
 	int64_t d[2];		/* instructions, longer run minus shorter, per column */
 	double v[2];		/* instructions per operation in columns A and B (sorted) */
+	int64_t dm[2][2];	/* L1 data and last-level misses, longer minus
+				 * shorter, per column (runs with cache=on) */
+	double m[2][2];		/* the same per operation (sorted) */
 };
 
 struct profile_table {
@@ -154,6 +160,9 @@ struct profile_table {
 				 * total" lines, apart from any row */
 	double total[2];	/* instructions per operation (sorted), from
 				 * insns: the rows' sum is checked against it */
+	int misses;		/* the runs carried cache misses (cache=on):
+				 * rows have dm and m, and are sorted by
+				 * profile_row_cycles() */
 };
 
 void profile_table_init(struct profile_table *t);
@@ -166,10 +175,17 @@ void profile_table_init(struct profile_table *t);
 int profile_table_add(struct profile_table *t, int col, const struct profile_syms *syms,
 		      const struct profile_run *longer, const struct profile_run *shorter,
 		      double work);
-/* Ends the adding: sets v[] and total[] per operation, drops the rows that
- * are zero in both columns (the same count in both runs: boot and set-up)
- * and sorts the rest by |v[1] - v[0]|, largest first (ties by name). */
+/* Ends the adding: sets v[] and total[] (and m[]) per operation, drops the
+ * rows that are zero in both columns (the same count in both runs: boot
+ * and set-up) and sorts the rest by |v[1] - v[0]|, or with misses by the
+ * change of profile_row_cycles(), largest first (ties by name). */
 void profile_table_sort(struct profile_table *t);
+/* A row's share of the estimated cycles per operation in column col, as
+ * far as a row knows them: its instructions (one fetch each) plus 4 per L1
+ * data miss and 30 more per last-level miss (a miss costs 5 or 35 where a
+ * hit costs 1, cachesim_weights_default()).  Its data accesses that hit
+ * and its L1I misses are not kept per row. */
+double profile_row_cycles(const struct profile_row *r, int col);
 /* The sum of the rows' v[1] - v[0], for the check against the totals. */
 double profile_table_sum(const struct profile_table *t);
 void profile_table_release(struct profile_table *t);

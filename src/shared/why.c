@@ -131,14 +131,20 @@ void why_explain(const struct conf *c, struct bench *be, int parent, int culprit
 		what = xasprintf("%s -> %s, instructions per tbench operation: %.1f -> %.1f (%+.2f%%)",
 				 bench_label(be, parent), bench_label(be, culprit), t.total[0],
 				 t.total[1], t.total[0] ? 100 * change / t.total[0] : 0);
-		printf("why: %s; the largest changes:\n", what);
+		printf("why: %s; the largest changes%s:\n", what,
+		       t.misses ? " in estimated cycles (instructions, share; cache misses per "
+				  "operation)" : "");
 		if (rep)
 			report_set_why(rep, what);
 		for (i = 0; i < t.n && i < WHY_ROWS; i++) {
 			const struct profile_row *w = &t.row[i];
 			double share = change ? (w->v[1] - w->v[0]) / change : 0;
 
-			printf("  %-36s %+12.2f  %5.1f%%\n", w->function, w->v[1] - w->v[0], 100 * share);
+			printf("  %-36s %+12.2f  %5.1f%%", w->function, w->v[1] - w->v[0], 100 * share);
+			if (t.misses)
+				printf("   L1D misses %+.2f, last level %+.2f", w->m[1][0] - w->m[0][0],
+				       w->m[1][1] - w->m[0][1]);
+			putchar('\n');
 			if (rep)
 				report_add_function(rep, w->function, w->v[0], w->v[1], share);
 		}

@@ -449,6 +449,53 @@ static void test_store_v1(void)
 	free(line);
 }
 
+/* cache=on: each block's misses ride on its line; rows get L1 data and
+ * last-level misses per operation and sort by their estimated cycles,
+ * which put a function whose misses grew above one whose instructions
+ * did. */
+static void test_profile_misses(void)
+{
+	static const char *const runs[2][2] = {
+		{ "ffffffff81000000 100 m=0,10,1\nffffffff81001000 100 m=3,0,0\n# total 200\n",
+		  "ffffffff81000000 200 m=0,20,2\nffffffff81001000 300 m=3,0,0\n# total 500\n" },
+		{ "ffffffff81000000 100 m=0,10,1\nffffffff81001000 100 m=3,0,0\n# total 200\n",
+		  "ffffffff81000000 200 m=0,60,12\nffffffff81001000 310 m=3,0,0\n# total 510\n" },
+	};
+	struct profile_counts c[2][2], bad;
+	struct profile_syms k;
+	struct profile_table t;
+	int col, r;
+
+	CHECK(profile_syms_parse(&k, "ffffffff81000000 T fa\nffffffff81001000 T fb\n") == 0);
+	profile_table_init(&t);
+	for (col = 0; col < 2; col++) {
+		for (r = 0; r < 2; r++)
+			CHECK(profile_counts_parse(&c[col][r], runs[col][r]) == 0);
+		CHECK(c[col][0].miss && c[col][0].miss[0][1] == 10 && c[col][0].miss[1][0] == 3);
+		CHECK(profile_table_add(&t, col, &k, &(struct profile_run){ &c[col][1], NULL },
+					&(struct profile_run){ &c[col][0], NULL }, 10) == 0);
+	}
+	profile_table_sort(&t);
+	CHECK(t.misses && t.n == 2);
+	/* fa: 10 instructions/op in both; 1 -> 5 L1 data misses, 0.1 -> 1.1
+	 * last-level misses per op: 17 -> 63 estimated cycles.  fb: 20 -> 21
+	 * instructions, no data misses. */
+	CHECK(t.n == 2 && !strcmp(t.row[0].function, "fa") && !strcmp(t.row[1].function, "fb"));
+	CHECK(t.n == 2 && t.row[0].m[0][0] == 1 && t.row[0].m[1][0] == 5 &&
+	      fabs(t.row[0].m[1][1] - 1.1) < 1e-9 && fabs(profile_row_cycles(&t.row[0], 0) - 17) < 1e-9 &&
+	      fabs(profile_row_cycles(&t.row[0], 1) - 63) < 1e-9 && t.row[1].v[1] == 21);
+	profile_table_release(&t);
+	for (col = 0; col < 2; col++)
+		for (r = 0; r < 2; r++)
+			profile_counts_release(&c[col][r]);
+	profile_syms_release(&k);
+	CHECK(profile_counts_parse(&bad, "ffffffff81000000 100 m=0,10\n# total 100\n") < 0);
+	CHECK(profile_counts_parse(&bad, "ffffffff81000000 100 m=0,1,2\nffffffff81001000 1\n# total 101\n") < 0);
+	CHECK(profile_counts_parse(&bad, "400000 7 554889e5 m=1,2,3\n# total 7\n") == 0 && bad.code_len[0] == 4 &&
+	      bad.miss[0][2] == 3);
+	profile_counts_release(&bad);
+}
+
 /* COST = cycles: samples are the cycles column, of the runs that have it. */
 static void test_store_cycles(void)
 {
@@ -2884,6 +2931,7 @@ static const struct {
 	{ "build: history keeps full compiles, builds served from ccache and incremental ones apart", test_build_history },
 	{ "plot: the title names the largest changes, largest first", test_plot_largest },
 	{ "cachesim: misses of sequential, strided, straddling and LRU patterns; a block's fetches; false sharing between two CPUs; cycles; bad geometries", test_cachesim },
+	{ "profile: blocks' misses per function per operation; with misses, rows sort by estimated cycles", test_profile_misses },
 	{ "profile: the plugin's cache counts, windows summed, the cost from the windows or the whole run; malformed counts refused", test_profile_cache },
 };
 
