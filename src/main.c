@@ -4,6 +4,7 @@
  * commands are in cmd_*.c and only they (through cmd.h) choose exit
  * statuses.
  */
+#include "bench.h"
 #include "cmd.h"
 #include "commands.h"
 #include "cppfilter.h"
@@ -151,6 +152,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 static int load_conf(struct conf *c, const struct options *o)
 {
 	const char *path = o->conf_path;
+	struct cachesim_weights w;
 	int i;
 
 	if (!path && util_exists("bisect.conf"))
@@ -161,7 +163,7 @@ static int load_conf(struct conf *c, const struct options *o)
 	for (i = 0; i < o->nsets; i++)
 		if (conf_set(c, "-s", o->sets[i]) < 0)
 			return -1;
-	return conf_finish(c) < 0 || workload_check_conf(c) < 0 ? -1 : 0;
+	return conf_finish(c) < 0 || workload_check_conf(c) < 0 || bench_check_cache(c, &w) < 0 ? -1 : 0;
 }
 
 /* The number of arguments against the table, before anything is done: an

@@ -624,6 +624,17 @@ for p in seq stride random; do
     awk -v a="$cd1" -v b="$gd1" -v c="$cll" -v d="$gll" 'BEGIN {
       exit !(a > 1000 && c > 1000 && (a - b) ^ 2 <= (a / 20) ^ 2 && (c - d) ^ 2 <= (c / 20) ^ 2) }'
 done
+# CACHE_GEOMETRY reaches the model: a last level of 1 MiB, against
+# Cachegrind with the same, on the random pattern.
+walkc -s CACHE_GEOMETRY=32768/8/64:32768/8/64:1048576/16/64 measure 4
+wg=$(ls -t "$W"/logs/run-*.log.cache 2>/dev/null | head -1)
+valgrind --tool=cachegrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=1048576,16,64 \
+  --cachegrind-out-file="$T/cg.small" ./build/walk random >/dev/null 2>&1
+csm=$(awk '/^fn=/ { w = $0 == "fn=walk"; next } /^f[il]=/ { next } w && /^[0-9]/ { ll += $4 + $7 + $10 } END { print ll + 0 }' "$T/cg.small")
+gsm=$(awk '$1 == "#" && $2 == "window" && $3 == 3 && $4 == "user" && $5 == "ll" { print $7 }' "$wg")
+check "CACHE_GEOMETRY with a 1 MiB last level: the random walk's last-level misses $gsm (Cachegrind $csm), within 5%, more than with 8 MiB ($gll)" \
+  test "$st" = 0 -a -n "$(grep "^# cache geometry 32768/8/64 32768/8/64 1048576/16/64$" "$wg")" -a "${gsm:-0}" -gt "${gll:-0}" -a \
+       "$(awk -v a="$csm" -v b="$gsm" 'BEGIN { print (a > 1000 && (a - b) ^ 2 <= (a / 20) ^ 2) }')" = 1
 # The record's cycles are the windows' counts (every access, kernel too)
 # through the documented weights: L1 hits + 5 x last-level hits + 35 x
 # memory accesses.
@@ -655,6 +666,13 @@ check "COST = cycles: the runs under the model give tbench's own MB/s, as withou
 tb -s COST=cycles -s MODE=wallclock measure 4
 check "COST = cycles in wall-clock mode: exit 2, says it needs icount" \
   test "$st" = 2 -a -n "$(grep "COST = cycles needs MODE = icount" "$T/out")"
+n5=$(nlines)
+tb -s COST=cycles -s CACHE_GEOMETRY=32768/8/64:24576/8/64:8388608/16/64 measure 4
+check "CACHE_GEOMETRY with 48 sets in L1D: exit 2, says what the model needs, nothing run" \
+  test "$st" = 2 -a -n "$(grep "must be powers of two" "$T/out")" -a "$(nlines)" = "$n5"
+tb -s COST=cycles -s CACHE_WEIGHTS=1,50,35 measure 4
+check "CACHE_WEIGHTS with a last-level hit dearer than memory: exit 2" \
+  test "$st" = 2 -a -n "$(grep "cache weights '1,50,35'" "$T/out")"
 tb -s COST=cycles -s PROFILE_PLUGIN=/nonexistent.so measure 4
 check "COST = cycles without the plugin: exit 2, says how to build it" test "$st" = 2 -a -n "$(grep "build it with make" "$T/out")"
 

@@ -50,6 +50,8 @@ static const struct key keys[] = {
 	{ "MODE", K_MODE, F(mode), 0, 0, "icount | wallclock" },
 	{ "ACCEL", K_ACCEL, F(accel), 0, 0, "auto | kvm | tcg (wall-clock mode)" },
 	{ "COST", K_COST, F(cost), 0, 0, "instructions | cycles: cycles runs each VM under the cache model (icount; docs/cost.md) and records estimated cycles beside the figure" },
+	{ "CACHE_GEOMETRY", K_STR, F(cache_geometry), 0, 0, "COST = cycles: I1:D1:LL, each SIZE/WAYS/LINE in bytes (unset: an Intel Core i7-6700)" },
+	{ "CACHE_WEIGHTS", K_STR, F(cache_weights), 0, 0, "COST = cycles: cycles of an L1 hit, a last-level hit, a memory access (unset: 1,5,35)" },
 	{ "SHIFT", K_LONG, F(shift), 0, 10, "icount shift (ns per instruction = 2^SHIFT)" },
 	{ "SMP", K_LONG, F(smp), 1, 8, "guest CPUs (ACPI lists them; a run that sees another count fails)" },
 	{ "CGROUP_DEPTH", K_LONG, F(cgroup_depth), 0, 8, "cgroup levels tbench runs in, cpu controller on (0 = root, 3 = user.slice/user-1000.slice/session-1.scope)" },

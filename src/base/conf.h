@@ -68,6 +68,8 @@ struct conf {
 	enum conf_mode mode;
 	enum conf_accel accel;
 	enum conf_cost cost;
+	char *cache_geometry;	/* CACHE_GEOMETRY, NULL: the model's default */
+	char *cache_weights;	/* CACHE_WEIGHTS, NULL: the model's default */
 	long shift, smp, memory_mb, jobs;
 	long cgroup_depth;	/* cgroup levels tbench runs in, 0 = root */
 	long vms;		/* VMs at once in icount mode, 0 = cores */

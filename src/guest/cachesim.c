@@ -96,6 +96,61 @@ void cachesim_weights_default(struct cachesim_weights *w)
 	w->mem = 35;
 }
 
+/* A decimal number from *p up to the byte stop (past which *p moves; '\0':
+ * the end): 0, or -1 for anything else (no sign, no space, nothing past
+ * max). */
+static int number(const char **p, char stop, unsigned long max, unsigned long *v)
+{
+	const char *q = *p;
+
+	*v = 0;
+	if (*q < '0' || *q > '9')
+		return -1;
+	for (; *q >= '0' && *q <= '9'; q++) {
+		if (*v > (max - (unsigned long)(*q - '0')) / 10)
+			return -1;
+		*v = *v * 10 + (unsigned long)(*q - '0');
+	}
+	if (*q != stop)
+		return -1;
+	*p = q + (*q != '\0');
+	return 0;
+}
+
+int cachesim_geom_parse(const char *s, struct cachesim_geom *g)
+{
+	struct cachesim_level *l[3] = { &g->i1, &g->d1, &g->ll };
+	const char *p = s;
+	unsigned long v[3];
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		if (number(&p, '/', 1ul << 40, &v[0]) < 0 || number(&p, '/', 1u << 20, &v[1]) < 0 ||
+		    number(&p, k < 2 ? ':' : '\0', 1u << 20, &v[2]) < 0)
+			return error("cache geometry '%s': expected I1:D1:LL, each SIZE/WAYS/LINE in "
+				     "bytes (32768/8/64:32768/8/64:8388608/16/64)", s);
+		*l[k] = (struct cachesim_level){ v[0], (unsigned)v[1], (unsigned)v[2] };
+	}
+	return 0;
+}
+
+int cachesim_weights_parse(const char *s, struct cachesim_weights *w)
+{
+	const char *p = s;
+	unsigned long v[3];
+	int k;
+
+	for (k = 0; k < 3; k++)
+		if (number(&p, k < 2 ? ',' : '\0', 1000000, &v[k]) < 0)
+			return error("cache weights '%s': expected L1,LL,MEMORY, the cycles of an L1 "
+				     "hit, a last-level hit and a memory access, whole numbers (1,5,35)", s);
+	if (!v[0] || v[0] > v[1] || v[1] > v[2])
+		return error("cache weights '%s': an L1 hit must cost at least 1 cycle, and no more "
+			     "than a last-level hit, which costs no more than memory", s);
+	*w = (struct cachesim_weights){ (double)v[0], (double)v[1], (double)v[2] };
+	return 0;
+}
+
 int cachesim_init(struct cachesim *cs, const struct cachesim_geom *g, int ncpu)
 {
 	int i;

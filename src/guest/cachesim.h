@@ -74,6 +74,14 @@ struct cachesim_weights {
  * L1I and L1D, 8 MiB 16-way last level, 64-byte lines. */
 void cachesim_geom_default(struct cachesim_geom *g);
 void cachesim_weights_default(struct cachesim_weights *w);
+/* "I1:D1:LL", each "SIZE/WAYS/LINE" in bytes, into g (the form of the
+ * default: 32768/8/64:32768/8/64:8388608/16/64); whether sets and lines
+ * are powers of two is cachesim_init()'s to say.  0, or -1 (reported). */
+int cachesim_geom_parse(const char *s, struct cachesim_geom *g);
+/* "L1,LL,MEMORY": whole cycles of an L1 hit, a last-level hit and a
+ * memory access, 1 <= L1 <= LL <= MEMORY (the default: 1,5,35).  0, or -1
+ * (reported). */
+int cachesim_weights_parse(const char *s, struct cachesim_weights *w);
 /* 0, or -1 (reported) for a geometry whose sets or line are not powers of
  * two, or ncpu < 1. */
 int cachesim_init(struct cachesim *cs, const struct cachesim_geom *g, int ncpu);

@@ -345,29 +345,6 @@ static void cache_totals(FILE *f)
 		}
 }
 
-/* geom=I1:D1:LL, each SIZE/WAYS/LINE in decimal: 0 or -1. */
-static int parse_geom(const char *s, struct cachesim_geom *g)
-{
-	struct cachesim_level *l[3] = { &g->i1, &g->d1, &g->ll };
-	unsigned long v[3];
-	char *end;
-	int k, j;
-
-	for (k = 0; k < 3; k++) {
-		for (j = 0; j < 3; j++) {
-			if (*s < '0' || *s > '9')
-				return -1;
-			v[j] = strtoul(s, &end, 10);
-			if (end == s || v[j] > (j ? 1ul << 20 : 1ul << 40) ||
-			    *end != (j < 2 ? '/' : k < 2 ? ':' : '\0'))
-				return -1;
-			s = end + (*end != '\0');
-		}
-		*l[k] = (struct cachesim_level){ v[0], (unsigned)v[1], (unsigned)v[2] };
-	}
-	return 0;
-}
-
 static int by_vaddr(const void *a, const void *b)
 {
 	const struct block *x = a, *y = b;
@@ -442,10 +419,8 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
 		} else if (!strcmp(argv[i], "cache=on")) {
 			cache_mode = 1;
 		} else if (!strncmp(argv[i], "geom=", 5)) {
-			if (parse_geom(argv[i] + 5, &geom) < 0) {
-				qemu_plugin_outs("tbprof: geom=I1:D1:LL, each SIZE/WAYS/LINE\n");
+			if (cachesim_geom_parse(argv[i] + 5, &geom) < 0)
 				return -1;
-			}
 			have_geom = 1;
 		} else if (!strncmp(argv[i], "probe=", 6)) {
 			FILE *f = fopen(argv[i] + 6, "w");

@@ -23,6 +23,33 @@ static int probe_qemu(struct bench *be)
 	return 0;
 }
 
+int bench_check_cache(const struct conf *c, struct cachesim_weights *w)
+{
+	struct cachesim_geom g;
+	struct cachesim cs;
+
+	cachesim_geom_default(&g);
+	cachesim_weights_default(w);
+	if ((c->cache_geometry && cachesim_geom_parse(c->cache_geometry, &g) < 0) ||
+	    (c->cache_weights && cachesim_weights_parse(c->cache_weights, w) < 0))
+		return -1;
+	if (cachesim_init(&cs, &g, 1) < 0)
+		return error("CACHE_GEOMETRY %s is not a cache the model can be",
+			     c->cache_geometry ? c->cache_geometry : "(default)");
+	cachesim_release(&cs);
+	return 0;
+}
+
+char *bench_cache_args(const struct bench *be)
+{
+	const struct conf *c = be->conf;
+
+	if (c->cost != COST_CYCLES)
+		return xstrdup("");
+	return xasprintf(",cache=on%s%s", c->cache_geometry ? ",geom=" : "",
+			 c->cache_geometry ? c->cache_geometry : "");
+}
+
 int bench_init(struct bench *be, const struct conf *c, struct tree *tree,
 	       const struct tree_range *r)
 {
@@ -43,7 +70,8 @@ int bench_init(struct bench *be, const struct conf *c, struct tree *tree,
 	 * relies on it. */
 	if (workload_init(&be->wl, c) < 0 || workload_check_host(&be->wl) < 0 ||
 	    store_load(&be->store) < 0 || probe_qemu(be) < 0 || build_key(&be->build, "", key) < 0 ||
-	    (c->cost == COST_CYCLES && bench_plugin_check(be, c->profile_plugin) < 0)) {
+	    (c->cost == COST_CYCLES && (bench_check_cache(c, &be->weights) < 0 ||
+					bench_plugin_check(be, c->profile_plugin) < 0))) {
 		bench_release(be);
 		return -1;
 	}
@@ -167,7 +195,9 @@ void bench_identity(const struct conf *c, enum conf_accel accel, const char *qem
 		sbuf_addf(&sb, " regex=%s", c->custom_regex ? c->custom_regex : "");
 	/* Runs under the cache model are their own (they carry cycles). */
 	if (c->cost == COST_CYCLES)
-		sbuf_addf(&sb, " cost=cycles");
+		sbuf_addf(&sb, " cost=cycles geom=%s weights=%s",
+			  c->cache_geometry ? c->cache_geometry : "default",
+			  c->cache_weights ? c->cache_weights : "default");
 	id->params = sbuf_detach(&sb);
 }
 

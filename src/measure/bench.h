@@ -27,6 +27,7 @@
 
 #include "bisect.h"
 #include "build.h"
+#include "cachesim.h"
 #include "conf.h"
 #include "store.h"
 #include "tree.h"
@@ -60,6 +61,7 @@ struct bench {
 	enum conf_accel accel;
 	int accel_known;
 	struct vm_qemu qemu;	/* probed by bench_init() */
+	struct cachesim_weights weights;	/* COST = cycles: CACHE_WEIGHTS */
 	struct bench_target *t;
 	int n;
 	int nstates;		/* targets 0..nstates-1 are the range's states */
@@ -160,5 +162,15 @@ char *bench_profile_dir(const struct bench *be);
  * kernels.  bench_init() calls it for COST = cycles, profile through
  * bench_profile_check(). */
 int bench_plugin_check(struct bench *be, const char *plugin);
+
+/* CACHE_GEOMETRY is a cache the model can be and CACHE_WEIGHTS parse (into
+ * *w; the defaults when unset).  0 or -1 (reported).  main() calls it once
+ * the configuration is loaded, so a bad value stops a command before
+ * anything is prepared or built; bench_init() again for COST = cycles. */
+int bench_check_cache(const struct conf *c, struct cachesim_weights *w);
+/* The plugin's cache-model arguments for a run ("" with COST =
+ * instructions, else ",cache=on" and CACHE_GEOMETRY's ",geom=..."):
+ * caller frees. */
+char *bench_cache_args(const struct bench *be);
 
 #endif

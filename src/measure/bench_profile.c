@@ -71,6 +71,8 @@ struct profiled {
 static int profiled_start(struct bench *be, const struct build_result *res, long seconds,
 			  long seed, const char *plugin, struct profiled *p)
 {
+	char *cache;
+
 	p->meta = xasprintf("%s.meta", p->counts);
 	if (util_exists(p->counts) && read_profile_meta(p->meta, &p->mbps, &p->ops) == 0)
 		return 0;
@@ -78,8 +80,10 @@ static int profiled_start(struct bench *be, const struct build_result *res, long
 	/* QEMU 10.0.2 stops an icount guest of 2 or more vCPUs whose blocks
 	 * carry inline plugin operations ("Bad icount read"); a C call per
 	 * block runs it, the same counts. */
+	cache = bench_cache_args(be);
 	p->arg = xasprintf("%s,out=%s%s%s", plugin, p->counts, be->conf->smp > 1 ? ",mode=cb" : "",
-			   be->conf->cost == COST_CYCLES ? ",cache=on" : "");
+			   cache);
+	free(cache);
 	unlink(p->counts);
 	vm_opts_init(&p->o, be->conf);
 	p->o.kernel = res->vmlinux;

@@ -55,8 +55,11 @@ static int start_run(struct bench *be, struct slot *s, int i, int inflight)
 	if (be->conf->cost == COST_CYCLES) {
 		/* A C call per block and per access: no inline operations
 		 * (they stop an SMP icount guest). */
-		s->plugin = xasprintf("%s,out=%s.cache,cache=on", be->conf->profile_plugin, s->log);
+		char *cache = bench_cache_args(be);
+
+		s->plugin = xasprintf("%s,out=%s.cache%s", be->conf->profile_plugin, s->log, cache);
 		s->o.plugin = s->plugin;
+		free(cache);
 	}
 	info("run: %s, run %d, %s, elapsed %.0f s", t->label, run, bench_mode(be),
 	     util_now() - be->t_start);
@@ -97,7 +100,6 @@ static const char *health_note(const struct vm_result *r, char *buf, size_t size
 static int run_cycles(const struct bench *be, const struct slot *s, const struct vm_result *r,
 		      double *cycles)
 {
-	struct cachesim_weights w;
 	struct profile_cache pc;
 	char *path = xasprintf("%s.cache", s->log), *text = NULL;
 	int ret = -1;
@@ -110,8 +112,7 @@ static int run_cycles(const struct bench *be, const struct slot *s, const struct
 		error("in %s", path);
 		goto out_text;
 	}
-	cachesim_weights_default(&w);
-	*cycles = cachesim_cycles_of(profile_cache_cost(&pc), &w);
+	*cycles = cachesim_cycles_of(profile_cache_cost(&pc), &be->weights);
 	if (be->wl.legacy) {
 		if (r->ops <= 0) {
 			error("tbench printed no operation table: no cycles per operation (console "

@@ -2858,6 +2858,24 @@ static void test_cachesim(void)
 	CHECK(cachesim_cycles(&cs, &w) == 2 * 1 + 2 * 35);
 	cachesim_release(&cs);
 
+	/* CACHE_GEOMETRY and CACHE_WEIGHTS: the default's form parses to the
+	 * default; anything else of the form or out of order is refused. */
+	CHECK(cachesim_geom_parse("32768/8/64:32768/8/64:8388608/16/64", &small) == 0 &&
+	      !memcmp(&small, &g, sizeof(g)));
+	CHECK(cachesim_geom_parse("65536/4/64:32768/8/64:1048576/16/64", &small) == 0 &&
+	      small.i1.size == 65536 && small.i1.ways == 4 && small.ll.size == 1048576);
+	CHECK(cachesim_geom_parse("32768/8/64:32768/8/64:8388608/16", &bad) < 0);
+	CHECK(cachesim_geom_parse("32768/8/64:32768/8/64:8388608/16/64:1/1/1", &bad) < 0);
+	CHECK(cachesim_geom_parse("32768/8/64:32768/8/64:8388608/16/-64", &bad) < 0);
+	CHECK(cachesim_geom_parse("32768/8/64:32768/8/64:99999999999999999999/16/64", &bad) < 0);
+	CHECK(cachesim_geom_parse("32k/8/64:32768/8/64:8388608/16/64", &bad) < 0);
+	CHECK(cachesim_weights_parse("1,5,35", &w) == 0 && w.l1 == 1 && w.ll == 5 && w.mem == 35);
+	CHECK(cachesim_weights_parse("1,10,100", &w) == 0 && w.ll == 10 && w.mem == 100);
+	CHECK(cachesim_weights_parse("1,5", &w) < 0 && cachesim_weights_parse("1,5,3.5", &w) < 0 &&
+	      cachesim_weights_parse("0,5,35", &w) < 0 && cachesim_weights_parse("1,50,35", &w) < 0 &&
+	      cachesim_weights_parse(" 1,5,35", &w) < 0);
+	cachesim_weights_default(&w);
+
 	/* Geometries refused: 3 sets, a 48-byte line, levels of two lines. */
 	bad = g;
 	bad.d1 = (struct cachesim_level){ 1536, 8, 64 };
@@ -2930,7 +2948,7 @@ static const struct {
 	{ "progress: count, percent, elapsed and time left; unknown and overrun counts", test_progress_format },
 	{ "build: history keeps full compiles, builds served from ccache and incremental ones apart", test_build_history },
 	{ "plot: the title names the largest changes, largest first", test_plot_largest },
-	{ "cachesim: misses of sequential, strided, straddling and LRU patterns; a block's fetches; false sharing between two CPUs; cycles; bad geometries", test_cachesim },
+	{ "cachesim: misses of sequential, strided, straddling and LRU patterns; a block's fetches; false sharing between two CPUs; cycles; geometries and weights parsed, bad ones refused", test_cachesim },
 	{ "profile: blocks' misses per function per operation; with misses, rows sort by estimated cycles", test_profile_misses },
 	{ "profile: the plugin's cache counts, windows summed, the cost from the windows or the whole run; malformed counts refused", test_profile_cache },
 };
