@@ -28,9 +28,8 @@
  * windows N"), and "# window W all|user i1|d1|ll ACC MISS" counts what the
  * vCPU did while window W was open: every access, and those of user-space
  * instructions (so one program's own accesses, as Cachegrind counts them,
- * apart from the kernel's).  The
- * model is not locked: it is for icount, where QEMU runs the vCPUs in one
- * thread, one at a time.
+ * apart from the kernel's).  The model is not locked: it is for icount,
+ * where QEMU runs the vCPUs in one thread, one at a time.
  *
  * Debian ships neither QEMU's qemu-plugin.h nor its example plugins, so the
  * few declarations of the documented plugin API it uses are written here;

@@ -119,7 +119,6 @@ int workload_check_conf(const struct conf *c)
 static void judge_cost(struct workload *w, const struct conf *c)
 {
 	w->own_unit = xstrdup(w->unit);
-	w->own_lower_better = w->lower_better;
 	if (c->cost != COST_CYCLES)
 		return;
 	free(w->metric);

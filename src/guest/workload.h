@@ -56,10 +56,9 @@ struct workload {
 	int lower_better;	/* 1: a higher figure is a regression */
 	/* metric, unit and lower_better describe the figure judged: with
 	 * COST = cycles the cache model's estimated cycles ("cycles", lower
-	 * better); the benchmark's own figure, which workload_parse() reads
-	 * and runs print beside it, keeps these: */
+	 * better).  The benchmark's own figure, which workload_parse() reads
+	 * and each run prints beside it, is in own_unit. */
 	char *own_unit;
-	int own_lower_better;
 	int legacy;		/* tbench: images/init, no /bench/run */
 	char *script;		/* /bench/run's text (NULL for tbench) */
 	char *regex;		/* the figure is its first group */

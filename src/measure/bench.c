@@ -1,7 +1,7 @@
 /* bench: the kernel states measured (targets), their measurement identity and keys, builds, and what is recorded for each. */
 #include "bench.h"
-#include "run.h"
 #include "image.h"
+#include "run.h"
 #include "util.h"
 #include "vm.h"
 
