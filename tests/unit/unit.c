@@ -490,7 +490,9 @@ static void test_profile_misses(void)
 			profile_counts_release(&c[col][r]);
 	profile_syms_release(&k);
 	CHECK(profile_counts_parse(&bad, "ffffffff81000000 100 m=0,10\n# total 100\n") < 0);
+	profile_counts_release(&bad);
 	CHECK(profile_counts_parse(&bad, "ffffffff81000000 100 m=0,1,2\nffffffff81001000 1\n# total 101\n") < 0);
+	profile_counts_release(&bad);
 	CHECK(profile_counts_parse(&bad, "400000 7 554889e5 m=1,2,3\n# total 7\n") == 0 && bad.code_len[0] == 4 &&
 	      bad.miss[0][2] == 3);
 	profile_counts_release(&bad);
