@@ -248,67 +248,49 @@ static int parse_word(const char *value, const char *const *words, int n)
 	return -1;
 }
 
-/* Parses value for key k into its field; dir resolves relative paths.
- * 0, or -1 for a bad value. */
-static int parse_value(struct conf *c, const struct key *k, const char *dir, const char *value)
+/* A K_STR value into field, with the checks some string keys have (distcc
+ * hosts, sched features, CUSTOM_BETTER; KCONFIG_BASE as a path).  0, or
+ * -1 for a bad value (the field then holds a harmless default). */
+static int parse_str(struct conf *c, char **field, const char *dir, const char *value)
+{
+	free(*field);
+	/* distcc's host syntax, nothing a shell or distcc would read as more. */
+	if (field == &c->distcc_hosts &&
+	    strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			  ".:/@,_+-[] ") != strlen(value)) {
+		*field = xstrdup("");
+		return -1;
+	}
+	/* Goes onto the kernel command line: sched feature names only. */
+	if (field == &c->feat && !conf_sched_features_ok(value)) {
+		*field = xstrdup("");
+		return -1;
+	}
+	/* BENCH's names are workload's, checked above the configuration
+	 * (workload_check_conf()). */
+	if (field == &c->custom_better && strcmp(value, "higher") && strcmp(value, "lower")) {
+		*field = xstrdup("higher");
+		return -1;
+	}
+	/* A base .config file is a path like the others. */
+	if (field == &c->kconfig_base && strcmp(value, "tinyconfig") && strcmp(value, "defconfig"))
+		*field = util_path_abs(dir, value);
+	else
+		*field = xstrdup(value);
+	return 0;
+}
+
+/* A value of one of the word-keyed kinds (K_MODE, K_ACCEL, K_COST,
+ * K_BOOL) into its field.  0, or -1 for a word the key does not take. */
+static int parse_choice(struct conf *c, const struct key *k, void *field, const char *value)
 {
 	static const char *const modes[] = { "icount", "wallclock" };
 	static const char *const accels[] = { "auto", "kvm", "tcg" };
 	static const char *const bools[] = { "no", "yes", "0", "1", "false", "true" };
 	static const char *const costs[] = { "instructions", "cycles" };
-	void *field = (char *)c + k->off;
-	long l;
-	double d;
 	int w;
 
 	switch (k->kind) {
-	case K_PATH:
-		if (!*value)
-			return -1;
-		free(*(char **)field);
-		*(char **)field = util_path_abs(dir, value);
-		return 0;
-	case K_STR:
-		free(*(char **)field);
-		/* A base .config file is a path like the others. */
-		/* distcc's host syntax, nothing a shell or distcc would read as more. */
-		if (field == &c->distcc_hosts &&
-		    strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-				  ".:/@,_+-[] ") != strlen(value)) {
-			*(char **)field = xstrdup("");
-			return -1;
-		}
-		/* Goes onto the kernel command line: sched feature names only. */
-		if (field == &c->feat && !conf_sched_features_ok(value)) {
-			*(char **)field = xstrdup("");
-			return -1;
-		}
-		/* BENCH's names are workload's, checked above the configuration
-		 * (workload_check_conf()). */
-		if (field == &c->custom_better && strcmp(value, "higher") && strcmp(value, "lower")) {
-			*(char **)field = xstrdup("higher");
-			return -1;
-		}
-		if (field == &c->kconfig_base && strcmp(value, "tinyconfig") && strcmp(value, "defconfig"))
-			*(char **)field = util_path_abs(dir, value);
-		else
-			*(char **)field = xstrdup(value);
-		return 0;
-	case K_LONG:
-		if (util_parse_long(value, &l) < 0 || l < (long)k->min || l > (long)k->max)
-			return -1;
-		/* tbench's warm-up leaves nothing of a 1 s run: it reports 0. */
-		if (field == &c->seconds && l == 1)
-			return -1;
-		*(long *)field = l;
-		return 0;
-	case K_DOUBLE:
-	case K_PERCENT:
-		if ((k->kind == K_DOUBLE ? util_parse_double(value, &d) : parse_percent(value, &d)) < 0 ||
-		    d < k->min || d > k->max)
-			return -1;
-		*(double *)field = d;
-		return 0;
 	case K_MODE:
 		if ((w = parse_word(value, modes, 2)) < 0)
 			return -1;
@@ -329,8 +311,46 @@ static int parse_value(struct conf *c, const struct key *k, const char *dir, con
 			return -1;
 		*(int *)field = w % 2;
 		return 0;
+	default:
+		return -1;
 	}
-	return -1;
+}
+
+/* Parses value for key k into its field; dir resolves relative paths.
+ * 0, or -1 for a bad value. */
+static int parse_value(struct conf *c, const struct key *k, const char *dir, const char *value)
+{
+	void *field = (char *)c + k->off;
+	long l;
+	double d;
+
+	switch (k->kind) {
+	case K_PATH:
+		if (!*value)
+			return -1;
+		free(*(char **)field);
+		*(char **)field = util_path_abs(dir, value);
+		return 0;
+	case K_STR:
+		return parse_str(c, field, dir, value);
+	case K_LONG:
+		if (util_parse_long(value, &l) < 0 || l < (long)k->min || l > (long)k->max)
+			return -1;
+		/* tbench's warm-up leaves nothing of a 1 s run: it reports 0. */
+		if (field == &c->seconds && l == 1)
+			return -1;
+		*(long *)field = l;
+		return 0;
+	case K_DOUBLE:
+	case K_PERCENT:
+		if ((k->kind == K_DOUBLE ? util_parse_double(value, &d) : parse_percent(value, &d)) < 0 ||
+		    d < k->min || d > k->max)
+			return -1;
+		*(double *)field = d;
+		return 0;
+	default:
+		return parse_choice(c, k, field, value);
+	}
 }
 
 static int set_key(struct parse_state *ps, const char *name, const char *value)
